@@ -20,6 +20,10 @@ type ImpactRun struct {
 	// CandidateRulesetID the candidate's, or empty when the candidate is
 	// CandidateDraft, the project's draft text as it was when asked for.
 	BaselineRulesetID, CandidateRulesetID, CandidateDraft string
+	// Rulebook, when set on a run to start, makes it a run of a rulebook
+	// (both ruleset ids and CandidateDraft empty); reads leave it nil:
+	// ImpactRulebooks reads it.
+	Rulebook *ImpactRulebook
 	// DecisionDate is the date a case without its own is decided as of.
 	DecisionDate time.Time
 	// Examples is how many references each transition keeps.
@@ -149,6 +153,11 @@ func (s *Store) StartImpactRun(ctx context.Context, r ImpactRun, maxActive int, 
 			return ErrNotFound
 		} else if err != nil {
 			return fmt.Errorf("insert impact run: %w", err)
+		}
+		if r.Rulebook != nil {
+			if err := insertImpactRulebook(ctx, tx, out.ID, *r.Rulebook); err != nil {
+				return err
+			}
 		}
 		out.RiverJobID, err = enqueueJob(ctx, tx, enqueue, sqlSetImpactJob, out.ID)
 		return err

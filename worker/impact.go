@@ -185,18 +185,9 @@ func (w *ImpactWorker) run(ctx context.Context, run store.ImpactRun) (store.Impa
 	defer cancel()
 	go r.watch(ctx, run.ID, stop)
 
-	baseline, err := r.published(ctx, run.BaselineRulesetID)
+	baseline, candidate, err := r.rulesets(ctx, run)
 	if err != nil {
 		return store.ImpactEnd{}, err
-	}
-	candidate := baseline
-	if run.CandidateRulesetID != "" {
-		candidate, err = r.published(ctx, run.CandidateRulesetID)
-	} else {
-		candidate, _, err = engine.Compile("draft.rules", []byte(run.CandidateDraft))
-	}
-	if err != nil {
-		return store.ImpactEnd{}, fmt.Errorf("load candidate: %w", err)
 	}
 	caseload, err := r.store.CaseloadOf(ctx, run.TenantID, run.ProjectID, run.CaseloadID)
 	if err != nil {

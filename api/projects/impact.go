@@ -64,17 +64,18 @@ func registerImpact(s *api.Server, h *handler, op func(id, method, path, summary
 	start := op("start-impact-run", http.MethodPost, "/projects/{project_id}/impact", "Start an impact run",
 		fmt.Sprintf("Decides every case of one of the project's caseloads on a baseline and a candidate ruleset, in the background, and counts what changed (docs/impact.md). "+
 			"`candidate` names a published version of the tenant's ruleset by `slug` and `version` (v<N>); omitted, the candidate is the project's draft as it is now (it must compile). "+
+			"`candidate` may instead name one of the tenant's rulebooks: `rulebook` with `release_id` (a release), or with `section_id` and `ruleset_id` (the release in force, or `release_id`, with that section's member replaced by that cut of the section, as promoting it would); the baseline is then the rulebook's release in force (leave `baseline` out; 422 `%s` when it has none), and the proposal must compose (docs/impact.md#rulebook-candidates). "+
 			"`baseline` names a version by `slug` and `version`; without `version` it is the cut in force on `decision_date` under `slug`, and without `slug` under the candidate's slug (422 `%s` when nothing is published there). "+
 			"Each case is decided as of its own `decision_date`, else as of the run's `decision_date` (default today). `examples` (0 to 100, default %d) is how many references each transition keeps. "+
 			"The answer is 202 with the run queued; GET .../impact/{run_id} follows its `progress` (rows done of the caseload's rows) to its end, and POST .../cancel stops it within a second, keeping the report of what it decided, marked `partial`. "+
 			"A run takes a CPU slot of the server's heavy-work gate, within its tenant's share, for as long as it decides; it is stopped after %s (the report so far kept, `partial`). "+
 			"A tenant may have %d runs queued or running at once: another start is 429 `%s` with `Retry-After`. ",
-			api.ReasonNothingPublished, DefaultImpactExamples, timeout, active, ReasonImpactLimit)+impactDoc(small), write)
+			api.ReasonNothingPublished, api.ReasonNothingPublished, DefaultImpactExamples, timeout, active, ReasonImpactLimit)+impactDoc(small), write)
 	start.DefaultStatus = http.StatusAccepted
 	start.Refusals = []api.Refusal{
 		{Status: http.StatusTooManyRequests, ReasonCode: ReasonImpactLimit, Meaning: fmt.Sprintf(
 			"the tenant already has %d impact runs queued or running, the most it may; `Retry-After: %d`.", active, int(worker.ImpactRetryAfter.Seconds()))},
-		{Status: http.StatusUnprocessableEntity, ReasonCode: api.ReasonNothingPublished, Meaning: "there is no published cut to take as the baseline: name one."},
+		{Status: http.StatusUnprocessableEntity, ReasonCode: api.ReasonNothingPublished, Meaning: "there is no published cut to take as the baseline (name one), or the candidate's rulebook has no release in force (activate it)."},
 		{Status: http.StatusConflict, ReasonCode: authoring.ReasonNoDraft, Meaning: "the candidate is the draft and the project has none."},
 		{Status: http.StatusUnprocessableEntity, ReasonCode: authoring.ReasonDraftInvalid, Meaning: "the candidate is the draft and it does not compile."},
 		{Status: http.StatusConflict, ReasonCode: ReasonImpactWorkerUnavailable, Meaning: "this server runs no impact worker."},
@@ -104,11 +105,11 @@ type rulesetPick struct {
 
 // impactRequest asks for an impact run.
 type impactRequest struct {
-	CaseloadID   string       `json:"caseload_id" maxLength:"100" doc:"The caseload to decide, cld_ and 16 URL-safe characters."`
-	Candidate    *rulesetPick `json:"candidate,omitempty" doc:"A published version of the tenant's ruleset (slug and version, both required); omitted, the project's draft."`
-	Baseline     *rulesetPick `json:"baseline,omitempty" doc:"The rules in force: a version of slug, or without version the cut in force on decision_date; slug defaults to the candidate's."`
-	DecisionDate string       `json:"decision_date,omitempty" pattern:"^[0-9]{4}-[0-9]{2}-[0-9]{2}$" doc:"The date a case without its own decision_date is decided as of, and the baseline in force is taken on; YYYY-MM-DD, default today."`
-	Examples     *int         `json:"examples,omitempty" minimum:"0" maximum:"100" doc:"References kept per transition, 0 to 100; default 5."`
+	CaseloadID   string           `json:"caseload_id" maxLength:"100" doc:"The caseload to decide, cld_ and 16 URL-safe characters."`
+	Candidate    *impactCandidate `json:"candidate,omitempty" doc:"A published version of the tenant's ruleset (slug and version, both required), or one of the tenant's rulebooks (rulebook, with release_id, or section_id and ruleset_id, or all three); omitted, the project's draft."`
+	Baseline     *rulesetPick     `json:"baseline,omitempty" doc:"The rules in force: a version of slug, or without version the cut in force on decision_date; slug defaults to the candidate's."`
+	DecisionDate string           `json:"decision_date,omitempty" pattern:"^[0-9]{4}-[0-9]{2}-[0-9]{2}$" doc:"The date a case without its own decision_date is decided as of, and the baseline in force is taken on; YYYY-MM-DD, default today."`
+	Examples     *int             `json:"examples,omitempty" minimum:"0" maximum:"100" doc:"References kept per transition, 0 to 100; default 5."`
 }
 
 type startImpactInput struct {
@@ -172,21 +173,22 @@ type impactProgress struct {
 
 // ImpactRunResponse is a run on the wire.
 type ImpactRunResponse struct {
-	RunID              string         `json:"run_id" doc:"imp_ and 16 URL-safe characters."`
-	ProjectID          string         `json:"project_id"`
-	CaseloadID         string         `json:"caseload_id"`
-	State              string         `json:"state" enum:"queued,running,succeeded,failed,cancelled"`
-	BaselineRulesetID  string         `json:"baseline_ruleset_id" doc:"The concrete ruleset_id of the baseline."`
-	CandidateRulesetID *string        `json:"candidate_ruleset_id" nullable:"true" doc:"The concrete ruleset_id of the candidate; null when it is the project's draft."`
-	DecisionDate       string         `json:"decision_date" doc:"The date a case without its own is decided as of."`
-	Examples           int            `json:"examples"`
-	Progress           impactProgress `json:"progress"`
-	Partial            bool           `json:"partial" doc:"True when the report covers only the rows decided before the run was stopped."`
-	Error              string         `json:"error" doc:"Why a failed run failed; empty otherwise."`
-	Report             *impactReport  `json:"report,omitempty" doc:"The report, once the run has ended with one; absent before, and in lists."`
-	CreatedAt          time.Time      `json:"created_at"`
-	StartedAt          *time.Time     `json:"started_at" nullable:"true"`
-	FinishedAt         *time.Time     `json:"finished_at" nullable:"true"`
+	RunID              string          `json:"run_id" doc:"imp_ and 16 URL-safe characters."`
+	ProjectID          string          `json:"project_id"`
+	CaseloadID         string          `json:"caseload_id"`
+	State              string          `json:"state" enum:"queued,running,succeeded,failed,cancelled"`
+	BaselineRulesetID  string          `json:"baseline_ruleset_id" doc:"The concrete ruleset_id of the baseline; empty for a run of a rulebook."`
+	CandidateRulesetID *string         `json:"candidate_ruleset_id" nullable:"true" doc:"The concrete ruleset_id of the candidate; null when it is the project's draft or a rulebook."`
+	Rulebook           *impactRulebook `json:"rulebook" doc:"What a run of a rulebook compares (then baseline_ruleset_id is empty); null for a run of rulesets."`
+	DecisionDate       string          `json:"decision_date" doc:"The date a case without its own is decided as of."`
+	Examples           int             `json:"examples"`
+	Progress           impactProgress  `json:"progress"`
+	Partial            bool            `json:"partial" doc:"True when the report covers only the rows decided before the run was stopped."`
+	Error              string          `json:"error" doc:"Why a failed run failed; empty otherwise."`
+	Report             *impactReport   `json:"report,omitempty" doc:"The report, once the run has ended with one; absent before, and in lists."`
+	CreatedAt          time.Time       `json:"created_at"`
+	StartedAt          *time.Time      `json:"started_at" nullable:"true"`
+	FinishedAt         *time.Time      `json:"finished_at" nullable:"true"`
 }
 
 // SchemaName is the name of ImpactRunResponse's schema in the published
@@ -241,7 +243,8 @@ func (h *handler) runOut(ctx context.Context, run store.ImpactRun, withReport bo
 	out := ImpactRunResponse{RunID: run.ID, ProjectID: run.ProjectID, CaseloadID: run.CaseloadID, State: run.State,
 		BaselineRulesetID: run.BaselineRulesetID, DecisionDate: run.DecisionDate.Format(time.DateOnly), Examples: run.Examples,
 		Progress: impactProgress{RowsDone: run.RowsDone, RowsTotal: run.RowsTotal, CasesDone: run.CasesDone},
-		Partial:  run.Partial, Error: run.ErrorMessage, CreatedAt: run.CreatedAt, StartedAt: run.StartedAt, FinishedAt: run.FinishedAt}
+		Partial:  run.Partial, Error: run.ErrorMessage, CreatedAt: run.CreatedAt, StartedAt: run.StartedAt, FinishedAt: run.FinishedAt,
+		Rulebook: rulebookOut(run.Rulebook)}
 	if run.CandidateRulesetID != "" {
 		id := run.CandidateRulesetID
 		out.CandidateRulesetID = &id
@@ -310,10 +313,16 @@ func (h *handler) startImpact(ctx context.Context, in *startImpactInput) (*impac
 		}
 		return nil, failed(ctx, err, "Caseload", req.CaseloadID)
 	}
+	if req.Candidate != nil && req.Candidate.Rulebook != "" {
+		if err := h.rulebookRun(ctx, tenant, req, &run); err != nil {
+			return nil, err
+		}
+		return h.started(ctx, run)
+	}
 	// The candidate: a version of the tenant's own, or the draft.
 	var slug string
 	if req.Candidate != nil {
-		cand, err := h.versionOf(ctx, *req.Candidate, "candidate")
+		cand, err := h.versionOf(ctx, req.Candidate.version(), "candidate")
 		if err != nil {
 			return nil, err
 		}
@@ -349,10 +358,16 @@ func (h *handler) startImpact(ctx context.Context, in *startImpactInput) (*impac
 		return nil, err
 	}
 	run.BaselineRulesetID = base.ID
+	return h.started(ctx, run)
+}
+
+// started starts run and answers with it.
+func (h *handler) started(ctx context.Context, run store.ImpactRun) (*impactOutput, error) {
 	started, err := h.startRun(ctx, run)
 	if err != nil {
 		return nil, err
 	}
+	started.Rulebook = run.Rulebook
 	out, err := h.runOut(ctx, started, false)
 	if err != nil {
 		return nil, failed(ctx, err, "Impact run", started.ID)
@@ -406,6 +421,9 @@ func (h *handler) listImpact(ctx context.Context, in *projectInput) (*impactList
 	if err != nil {
 		return nil, failed(ctx, err, "Project", in.ProjectID)
 	}
+	if err := h.withRulebooks(ctx, runs); err != nil {
+		return nil, failed(ctx, err, "Project", in.ProjectID)
+	}
 	out := impactListResponse{Runs: []ImpactRunResponse{}}
 	for _, run := range runs {
 		o, err := h.runOut(ctx, run, false)
@@ -442,6 +460,11 @@ func (h *handler) getImpact(ctx context.Context, in *impactRunInput) (*impactOut
 
 // runAnswer answers with run id and its report, or with err's refusal.
 func (h *handler) runAnswer(ctx context.Context, id string, run store.ImpactRun, err error) (*impactOutput, error) {
+	if err == nil {
+		runs := []store.ImpactRun{run}
+		err = h.withRulebooks(ctx, runs)
+		run = runs[0]
+	}
 	if err != nil {
 		return nil, failed(ctx, err, "Impact run", id)
 	}

@@ -36,6 +36,8 @@ type impactFixture struct {
 	// v1 and v2 are acme/snap's two published versions: the federal
 	// figures, and v2 with the gross limit of a household of two raised.
 	v1, v2 string
+	// sv are the fixture's services, for what the test sets up directly.
+	sv apitest.Services
 }
 
 // snapText is the casebank's SNAP income rules under acme's slug, with
@@ -56,6 +58,7 @@ func newImpactFixture(t *testing.T, cfg worker.ImpactConfig) *impactFixture {
 	f := &impactFixture{}
 	opts := apitest.Options{Config: wiring.Config{API: api.Config{Metering: apitest.GenerousMetering()}, Impact: cfg}}
 	f.Fixture = apitest.Start(t, opts, func(s *api.Server, sv apitest.Services) {
+		f.sv = sv
 		startWorker(t, sv, worker.Config{Generator: sv.Generator, GenerationOnly: true, Impact: sv.Impact})
 		Register(s, Deps{Authoring: sv.Authoring, Catalog: sv.Catalog, Clock: sv.Clock, Gate: sv.Gate, Store: sv.Store, Impact: sv.Impact})
 		rulesets.Register(s, rulesets.Deps{Catalog: sv.Catalog, Publisher: sv.Publisher, Clock: sv.Clock, Gate: sv.Gate})

@@ -13,7 +13,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
-import { answerAll, axe as axeIn, decideAsOf, launchBrowser, open as openIn, outcome, press, shot as shotIn, tabTo } from './browser.mjs';
+import { answerAll, apiCall, axe as axeIn, decideAsOf, launchBrowser, open as openIn, outcome, press, shot as shotIn, tabTo } from './browser.mjs';
 
 const key = process.env.ELIGO_RULEBOOKS_KEY;
 if (!key) {
@@ -42,6 +42,8 @@ function focused(page) {
 }
 
 test('rulebooks: compose, activate, history, edit, promotion refused with its witness, wording, visibility, promotion, archive', async (t) => {
+  // A project to keep the file of applicants the promotion's impact runs on.
+  await apiCall(key, 'POST', '/projects/', { name: 'SNAP applicants', section_id: 'snap_income_one_person', source_text: '', test_cases: [] });
   const { page, clean } = await open(t, '/#/studio/rulebooks');
 
   // Sign in; the rulebooks tab of the studio's landing page.
@@ -155,6 +157,35 @@ test('rulebooks: compose, activate, history, edit, promotion refused with its wi
   assert.match(await page.locator('#promote-B option').first().textContent(), /fmla-employee-plain/, 'only the team’s own versions are offered');
   await axe(page, 'promote-refused');
   await shot(page, 'promote-refused');
+
+  // Beside the witness, the same version over real applicants: one who
+  // gives no income, whom the lenient cut passes, and one over the limit.
+  assert.match(await page.locator('#impact-proposal option').first().textContent(), /^Section A: .+snap-income-lenient v1$/);
+  await page.waitForSelector('#impact-project option', { state: 'attached' });
+  await page.waitForSelector('#impact-file');
+  await page.setInputFiles('#impact-file', {
+    name: 'applicants.jsonl',
+    mimeType: 'application/x-ndjson',
+    buffer: Buffer.from(
+      [
+        { field_values: { 'household.size': 1 }, decision_date: '2026-01-15', reference: 'R-1' },
+        { field_values: { 'household.size': 1, 'household.elderly_or_disabled_member': false, 'income.gross_monthly': 9000, 'income.net_monthly': 9000 }, decision_date: '2026-01-15', reference: 'R-2' },
+      ]
+        .map((c) => JSON.stringify(c))
+        .join('\n') + '\n',
+    ),
+  });
+  await press(page, '#impact-upload', 300);
+  await page.waitForFunction(() => /applicants\.jsonl: 2 applicants/.test(document.querySelector('#impact-caseload')?.textContent ?? ''));
+  await press(page, '#impact-start', 300);
+  await page.waitForSelector('#impact-result:not([hidden])');
+  assert.equal(await focused(page), 'impact-result');
+  assert.match(await page.locator('#impact-result .impact-summary').textContent(), /^Out of fewer than 10 applicants, fewer than 10 applicants would get another outcome\.$/);
+  assert.match(await page.locator('#impact-result .impact-transitions').textContent(), /^Fewer than 10 applicants who are [a-z ]+ would become eligible\.$/);
+  assert.match(await page.locator('#impact-runs').textContent(), /rulebook, succeeded/);
+  assert.equal(await page.locator('#rulebook-release').textContent(), afterEdit, 'a run promotes nothing');
+  await axe(page, 'promote-impact');
+  await shot(page, 'promote-impact');
 
   // A field's wording: saved, and a new release is cut.
   await tabTo(page, '#overlay-q-0', 250);

@@ -135,8 +135,9 @@ sed 's/^name "FMLA employee eligibility"$/name "FMLA employee eligibility (plain
 	--sources casebank/us-fmla-employee/source.txt --slug e2e-rulebooks/fmla-employee-plain >/dev/null
 "$tmp/eligo" publish casebank/us-fmla-employee/us-fmla-employee.rules --tenant "$rbtenant" \
 	--cases casebank/us-fmla-employee/cases.json --slug e2e-rulebooks/fmla-employee >/dev/null
-# The key also decides, for the interview on the rulebook it composes.
-rbkey="$(newKey "$rbtenant" "rulebooks e2e" rulesets:read,rulesets:explain,rulebooks:read,rulebooks:write,decide)"
+# The key also decides, for the interview on the rulebook it composes, and
+# keeps a project, whose file of applicants a promotion's impact runs on.
+rbkey="$(newKey "$rbtenant" "rulebooks e2e" rulesets:read,rulesets:explain,rulebooks:read,rulebooks:write,decide,projects:read,projects:write)"
 export ELIGO_RULEBOOKS_KEY="$rbkey"
 
 # The markup test's (markup.test.mjs): a public ruleset whose every word

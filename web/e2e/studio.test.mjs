@@ -430,6 +430,31 @@ test('the studio: sign in, sources, rules, tests, review, publish, sign out', as
   await axe(page, 'changes');
   await shot(page, 'changes');
 
+  // Real applicants: upload a CSV of three, run the draft against the
+  // version in force, follow its progress and read whom it moves, in
+  // words (three applicants are too few to count exactly).
+  await page.setInputFiles('#impact-file', {
+    name: 'applicants.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from('employment.months_employed,employment.hours_12_months,reference\n24,1100,A-1\n24,1300,A-2\n6,2000,A-3\n'),
+  });
+  await press(page, '#impact-upload', 300);
+  await page.waitForFunction(() => /applicants\.csv: 3 applicants/.test(document.querySelector('#impact-caseload')?.textContent ?? ''));
+  assert.equal(await page.getAttribute('#impact-progress', 'role'), 'status', 'progress is read out as it changes');
+  await press(page, '#impact-start', 300);
+  await page.waitForSelector('#impact-result:not([hidden])');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'impact-result', 'the report takes the focus');
+  assert.match(await page.locator('#impact-progress').textContent(), /^Done: (\d+) of \1 rows decided\.$/);
+  assert.equal(
+    await page.locator('#impact-result .impact-summary').textContent(),
+    'Out of fewer than 10 applicants, fewer than 10 applicants would get another outcome.',
+  );
+  assert.equal(await page.locator('#impact-result .impact-transitions').textContent(), 'Fewer than 10 applicants who are not eligible would become eligible.');
+  assert.match(await page.locator('#impact-result .impact-criteria').textContent(), /hours: for fewer than 10 applicants\./);
+  assert.equal(await page.locator('#impact-runs li').count(), 1, 'the run is listed');
+  await axe(page, 'changes-impact');
+  await shot(page, 'changes-impact');
+
   // Another day: the comparison is made as of a date given.
   await typeInto(page, '#diff-as-of', '01022027');
   await press(page, '#compare-published');

@@ -36,7 +36,7 @@ export class StudioClient {
 
   /**
    * call makes one authoring API call through the session: JSON in (or a
-   * form, for uploads) and out. A refusal becomes a StudioError with the
+   * form or a file, for uploads, the file's Content-Type in headers) and out. A refusal becomes a StudioError with the
    * API's own message; a 401 also tells onSignedOut, unless the call is
    * in the background (a check as the author types): the sign-in then
    * waits for something the author asked for, so typing is never
@@ -44,7 +44,7 @@ export class StudioClient {
    */
   async call<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}, opts: { background?: boolean } = {}): Promise<T> {
     const init: RequestInit = { method, headers: { ...headers } };
-    if (body instanceof FormData) {
+    if (body instanceof FormData || body instanceof Blob) {
       init.body = body;
     } else if (body !== undefined) {
       init.body = JSON.stringify(body);

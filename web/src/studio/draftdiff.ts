@@ -12,6 +12,7 @@ import { memberOf } from '../answers.js';
 import { append, h } from '../dom.js';
 import { StudioError, type StudioClient } from './client.js';
 import { formatAnswers, outcomeWords } from './caseform.js';
+import { impactPanel } from './impact.js';
 import type { Change, DraftDiff, RulesetSummary } from './types.js';
 import { alertBox, busy, errorMessage, field, plural } from './ui.js';
 
@@ -253,6 +254,11 @@ export async function changesView(client: StudioClient, projectId: string, conta
     form,
     alert.el,
     result,
+    impactPanel(client, {
+      projectId,
+      candidate: () => null,
+      describe: 'Beside the example above: decide every applicant of a file on the version in force and on the saved rules, and count whose outcome would change.',
+    }),
   );
   // The team's published rulesets are offered as choices; typing any other
   // address or id works too.

@@ -31,6 +31,7 @@ import {
   validateRulebookForm,
   witnessSentences,
 } from './rulebookform.js';
+import { promoteImpact } from './promoteimpact.js';
 import { studioHref } from './routes.js';
 import { treeEditor } from './treeview.js';
 import type { Promotion, ReleaseHistoryEntry, Rulebook, RulebookSchema, RulesetSummary } from './types.js';
@@ -504,6 +505,7 @@ function promotePanel(client: StudioClient, rb: Rulebook, rulesets: RulesetSumma
     rows.length ? h('ul', { class: 'plain', id: 'promote-sections' }, ...rows) : h('p', {}, 'The rulebook has no sections yet.'),
     alert.el,
     witness,
+    promoteImpact(client, rb, rulesets),
   );
 }
 

@@ -11,6 +11,7 @@ import { memberOf } from '../answers.js';
 import { append, h } from '../dom.js';
 import { StudioError } from './client.js';
 import { formatAnswers, outcomeWords } from './caseform.js';
+import { impactPanel } from './impact.js';
 import { alertBox, busy, errorMessage, field, plural } from './ui.js';
 /** statusWords says a criterion's status ("not_satisfied" is "not satisfied"; none is "not in the rules"). */
 function statusWords(s) {
@@ -178,7 +179,11 @@ export async function changesView(client, projectId, container) {
             void busy(submit, () => compare(true));
         },
     }, against.row, choices, asOf.row, h('div', { class: 'buttons' }, submit));
-    container.append(h('h2', { tabindex: '-1' }, 'Changes'), h('p', { class: 'hint' }, 'What publishing the saved rules would change for applicants, found by the solver over every possible applicant, with an example of each change and the law behind it.'), form, alert.el, result);
+    container.append(h('h2', { tabindex: '-1' }, 'Changes'), h('p', { class: 'hint' }, 'What publishing the saved rules would change for applicants, found by the solver over every possible applicant, with an example of each change and the law behind it.'), form, alert.el, result, impactPanel(client, {
+        projectId,
+        candidate: () => null,
+        describe: 'Beside the example above: decide every applicant of a file on the version in force and on the saved rules, and count whose outcome would change.',
+    }));
     // The team's published rulesets are offered as choices; typing any other
     // address or id works too.
     void client

@@ -9,6 +9,7 @@ import { newIdempotencyKey, StudioError } from './client.js';
 import { whomItAffects } from './draftdiff.js';
 import { fromApi, letterOf, relabel } from './outcometree.js';
 import { maxSections, moves, overlayChanges, releaseName, rulebookBody, sectionChoices, sectionInForce, sectionLabel, sectionName, statusText, validateRulebookForm, witnessSentences, } from './rulebookform.js';
+import { promoteImpact } from './promoteimpact.js';
 import { studioHref } from './routes.js';
 import { treeEditor } from './treeview.js';
 import { alertBox, busy, confirmDialog, errorMessage, field, plural, when } from './ui.js';
@@ -316,7 +317,7 @@ function promotePanel(client, rb, rulesets, redraw) {
             ? h('div', { class: 'inline' }, h('label', { for: id }, `Newer or other version of section ${ref.letter}`), select, button)
             : h('p', { class: 'hint' }, 'No other published version of this section.'));
     });
-    return h('section', { class: 'studio-form', 'aria-labelledby': 'promote-heading' }, h('h2', { id: 'promote-heading' }, 'Promote a section’s version to live'), h('p', { class: 'hint' }, 'A section’s version published after it joined the rulebook changes nothing until promoted. Promotion checks the version first: its tests pass, it combines with the other sections, and leaving an answer out never makes an applicant look more eligible.'), rows.length ? h('ul', { class: 'plain', id: 'promote-sections' }, ...rows) : h('p', {}, 'The rulebook has no sections yet.'), alert.el, witness);
+    return h('section', { class: 'studio-form', 'aria-labelledby': 'promote-heading' }, h('h2', { id: 'promote-heading' }, 'Promote a section’s version to live'), h('p', { class: 'hint' }, 'A section’s version published after it joined the rulebook changes nothing until promoted. Promotion checks the version first: its tests pass, it combines with the other sections, and leaving an answer out never makes an applicant look more eligible.'), rows.length ? h('ul', { class: 'plain', id: 'promote-sections' }, ...rows) : h('p', {}, 'The rulebook has no sections yet.'), alert.el, witness, promoteImpact(client, rb, rulesets));
 }
 /** showWitness shows the presence-polarity gate's refusal in words. */
 function showWitness(el, refusal, message) {
