@@ -3,11 +3,10 @@ package projects
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"mime"
 	"net/http"
 	"regexp"
@@ -159,6 +158,7 @@ type caseloadUploadInput struct {
 	Format        string `query:"format" enum:"jsonl,csv" doc:"jsonl or csv: the format, whatever the Content-Type says."`
 	RetentionDays int    `query:"retention_days" minimum:"0" maximum:"90" doc:"Days the caseload is kept, 1 to 90; 0 or absent means 90."`
 	RawBody       []byte
+	body          io.Reader
 }
 
 type caseloadOutput struct {
@@ -190,38 +190,20 @@ func (h *handler) uploadCaseload(ctx context.Context, in *caseloadUploadInput) (
 	if _, err := h.projects.Project(ctx, tenant, in.ProjectID); err != nil {
 		return nil, failed(ctx, err, "Project", in.ProjectID)
 	}
+	in.body = bytes.NewReader(in.RawBody)
 	format := caseloadFormat(in.Format, in.ContentType, in.Filename)
 	filename := in.Filename
 	if filename == "" {
 		filename = "caseload." + format.String()
 	}
-	if len(in.RawBody) > MaxCaseloadBytes {
-		return nil, failed(ctx, caseloadTooLarge(fmt.Sprintf("The caseload is %d bytes and at most %d are kept; split it.", len(in.RawBody), MaxCaseloadBytes)), "Project", in.ProjectID)
-	}
-	scanCtx, cancel := context.WithTimeout(ctx, CaseloadScanTimeout)
-	defer cancel()
-	sum, err := impact.Scan(scanCtx, bytes.NewReader(in.RawBody), format, MaxCaseloadRows)
-	switch {
-	case errors.Is(err, impact.ErrTooManyRows):
-		return nil, failed(ctx, caseloadTooLarge(fmt.Sprintf("The caseload has more than %d rows, the most kept; split it.", MaxCaseloadRows)), "Project", in.ProjectID)
-	case err != nil && ctx.Err() != nil:
-		return nil, ctx.Err()
-	case err != nil:
-		return nil, failed(ctx, &authoring.RefusedError{Kind: authoring.Unprocessable, Reason: ReasonCaseloadUnreadable,
-			Message: "The caseload cannot be read: " + err.Error() + "."}, "Project", in.ProjectID)
-	}
-	badRows, err := json.Marshal(sum.BadRows)
-	if err != nil {
-		return nil, fmt.Errorf("encode bad rows: %w", err)
-	}
 	retention := in.RetentionDays
 	if retention == 0 {
 		retention = DefaultCaseloadRetentionDays
 	}
-	digest := sha256.Sum256(in.RawBody)
 	c, err := h.store.AddCaseload(ctx, store.Caseload{ProjectID: in.ProjectID, TenantID: tenant, Filename: filename, Format: format.String(),
-		Size: int64(len(in.RawBody)), ContentDigest: "sha256:" + hex.EncodeToString(digest[:]), Rows: sum.Rows, Cases: sum.Cases,
-		BadRows: badRows, Retention: time.Duration(retention) * 24 * time.Hour}, in.RawBody, MaxCaseloads)
+		Retention: time.Duration(retention) * 24 * time.Hour}, MaxCaseloads, func(w io.Writer) (store.Caseload, error) {
+		return scanCaseload(ctx, in.body, w, format)
+	})
 	if errors.Is(err, store.ErrCaseloadLimit) {
 		err = &authoring.RefusedError{Kind: authoring.TooLarge, Reason: ReasonCaseloadLimit,
 			Message: fmt.Sprintf("The project holds %d caseloads, the most it may; delete one first.", MaxCaseloads)}
@@ -234,6 +216,76 @@ func (h *handler) uploadCaseload(ctx context.Context, in *caseloadUploadInput) (
 		return nil, failed(ctx, err, "Caseload", c.ID)
 	}
 	return &caseloadOutput{Body: out}, nil
+}
+
+// scanCaseload copies an upload's body to w (the store's writer), checking
+// it row by row as it goes (impact.Scan), and returns its counts or its
+// refusal: too large (bytes or rows), or unreadable as a whole.
+func scanCaseload(ctx context.Context, body io.Reader, w io.Writer, format impact.Format) (store.Caseload, error) {
+	scanCtx, cancel := context.WithTimeout(ctx, CaseloadScanTimeout)
+	defer cancel()
+	limited := &io.LimitedReader{R: body, N: MaxCaseloadBytes + 1}
+	sink := &storeWriter{w: w}
+	tee := io.TeeReader(uploadReader{limited}, sink)
+	sum, err := impact.Scan(scanCtx, tee, format, MaxCaseloadRows)
+	if err == nil {
+		_, err = io.Copy(io.Discard, tee) // whatever the scan left unread
+	}
+	var bodyErr *uploadError
+	switch {
+	case sink.err != nil:
+		return store.Caseload{}, sink.err
+	case limited.N == 0:
+		return store.Caseload{}, caseloadTooLarge(fmt.Sprintf("The caseload is over %d bytes, the most kept; split it.", MaxCaseloadBytes))
+	case errors.Is(err, impact.ErrTooManyRows):
+		return store.Caseload{}, caseloadTooLarge(fmt.Sprintf("The caseload has more than %d rows, the most kept; split it.", MaxCaseloadRows))
+	case err != nil && ctx.Err() != nil:
+		return store.Caseload{}, ctx.Err()
+	case errors.As(err, &bodyErr):
+		return store.Caseload{}, api.BodyReadFailed(bodyErr.err)
+	case err != nil:
+		return store.Caseload{}, &authoring.RefusedError{Kind: authoring.Unprocessable, Reason: ReasonCaseloadUnreadable,
+			Message: "The caseload cannot be read: " + err.Error() + "."}
+	}
+	badRows, err := json.Marshal(sum.BadRows)
+	if err != nil {
+		return store.Caseload{}, fmt.Errorf("encode bad rows: %w", err)
+	}
+	return store.Caseload{Rows: sum.Rows, Cases: sum.Cases, BadRows: badRows}, nil
+}
+
+// uploadReader marks the errors of reading an upload's body, so that a
+// body that breaks off or outgrows the caller's cap is told from a file
+// that cannot be read.
+type uploadReader struct{ r io.Reader }
+
+func (b uploadReader) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	if err != nil && !errors.Is(err, io.EOF) {
+		err = &uploadError{err}
+	}
+	return n, err
+}
+
+// uploadError is a failed read of an upload's body.
+type uploadError struct{ err error }
+
+func (e *uploadError) Error() string { return "read the request body: " + e.err.Error() }
+func (e *uploadError) Unwrap() error { return e.err }
+
+// storeWriter remembers the store's failure to keep the bytes written, so
+// that it is answered as the server's error, not the file's.
+type storeWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (s *storeWriter) Write(p []byte) (int, error) {
+	n, err := s.w.Write(p)
+	if err != nil && s.err == nil {
+		s.err = err
+	}
+	return n, err
 }
 
 func caseloadTooLarge(msg string) error {
