@@ -218,9 +218,9 @@ func (s *Store) CaseloadOf(ctx context.Context, tenantID, projectID, id string) 
 // CaseloadReader reads the bytes of a caseload from offset to end (end
 // past the file reads to its end), fetching a chunk at a time as it is
 // read, for the part of a run that decides them: a run never holds more
-// than a chunk of the file. A caseload that is gone reads as ended (its
-// runs are deleted with it); a read fails when the database does, ctx's
-// end included.
+// than a chunk of the file. A read fails when the database does (ctx's
+// end included) or the chunk is gone (the caseload was deleted, with its
+// runs).
 func (s *Store) CaseloadReader(ctx context.Context, id string, offset, end int64) io.Reader {
 	return &chunkReader{ctx: ctx, s: s, id: id, pos: offset, end: end}
 }
@@ -244,7 +244,7 @@ func (r *chunkReader) Read(p []byte) (int, error) {
 		err := r.s.pool.QueryRow(r.ctx, sqlCaseloadChunk, r.id, seq).Scan(&content)
 		switch {
 		case errors.Is(err, pgx.ErrNoRows):
-			return 0, io.EOF // past the last chunk (or the caseload is gone)
+			return 0, fmt.Errorf("chunk %d of caseload %q is missing", seq, r.id)
 		case err != nil:
 			return 0, fmt.Errorf("read chunk %d of caseload %q: %w", seq, r.id, err)
 		}

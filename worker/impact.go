@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"time"
 
@@ -322,8 +323,9 @@ func (w *ImpactPartWorker) decide(ctx context.Context, run store.ImpactRun, part
 	opts := impact.Options{Baseline: baseline, Candidate: candidate, Format: format, DefaultDate: value.DateOf(run.DecisionDate),
 		Examples: run.Examples, FirstLine: part.FirstLine}
 	if part.Offset > 0 {
-		opts.Header = r.store.CaseloadReader(ctx, run.CaseloadID, 0, part.Offset)
+		opts.Header = &storeReader{r: r.store.CaseloadReader(ctx, run.CaseloadID, 0, part.Offset)}
 	}
+	body := &storeReader{r: r.store.CaseloadReader(ctx, run.CaseloadID, part.Offset, part.End)}
 	release, err := r.gate.For(run.TenantID).Enter(ctx)
 	if err != nil {
 		return stopped(ctx, nil, r.cfg.RunTimeout, "waiting for a CPU slot")
@@ -341,9 +343,12 @@ func (w *ImpactPartWorker) decide(ctx context.Context, run store.ImpactRun, part
 			r.logger.Warn("impact progress", "run", run.ID, "part", part.Seq, "err", err)
 		}
 	}
-	rep, err := impact.Run(ctx, r.store.CaseloadReader(ctx, run.CaseloadID, part.Offset, part.End), opts)
+	rep, err := impact.Run(ctx, body, opts)
 	if ctx.Err() != nil {
 		return stopped(ctx, rep, r.cfg.RunTimeout, "")
+	}
+	if h, _ := opts.Header.(*storeReader); body.err != nil || (h != nil && h.err != nil) {
+		return store.ImpactPartEnd{}, fmt.Errorf("read part %d: %w", part.Seq, err)
 	}
 	if err != nil {
 		// The caseload cannot be read as a whole (a CSV header the
@@ -351,6 +356,21 @@ func (w *ImpactPartWorker) decide(ctx context.Context, run store.ImpactRun, part
 		return store.ImpactPartEnd{State: store.ImpactFailed, Message: err.Error()}, nil
 	}
 	return partEnded(store.ImpactSucceeded, rep, "")
+}
+
+// storeReader remembers a failed read of a caseload's bytes, so that the
+// store's failure is told from a caseload that cannot be read.
+type storeReader struct {
+	r   io.Reader
+	err error
+}
+
+func (s *storeReader) Read(p []byte) (int, error) {
+	n, err := s.r.Read(p)
+	if err != nil && !errors.Is(err, io.EOF) {
+		s.err = err
+	}
+	return n, err
 }
 
 // rulesets loads run's baseline and candidate.
