@@ -1,7 +1,6 @@
 package projects
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -22,10 +21,11 @@ import (
 )
 
 // The bounds of a caseload upload (docs/limits.md#caseloads). The body is
-// read within the caller's body cap (32 MiB for a keyed caller by
-// default) before the handler runs; MaxCaseloadBytes bounds it again
-// whatever that cap is set to, since a caseload is kept in one database
-// value and read whole by a run.
+// streamed: checked row by row and stored chunk by chunk as it arrives,
+// within the caller's body cap (32 MiB for a keyed caller by default),
+// so the upload holds a bounded window of it whatever its size;
+// MaxCaseloadBytes bounds it again whatever that cap is set to, since the
+// rows allowed (MaxCaseloadRows) bound a run's time.
 const (
 	// MaxCaseloadBytes is the largest caseload kept, in bytes.
 	MaxCaseloadBytes = 32 << 20
@@ -75,7 +75,7 @@ func registerCaseloads(s *api.Server, h *handler, op func(id, method, path, summ
 			"`retention_days` (1 to %d, default %d) is how long the caseload is kept; it is deleted with its impact runs then, or by DELETE. "+
 			"Limits: %d bytes and %d rows per file (413 `%s`), %d caseloads per project (413 `%s`), and the request body cap of a keyed caller. "+caseloadDoc,
 			DefaultCaseloadRetentionDays, DefaultCaseloadRetentionDays, MaxCaseloadBytes, MaxCaseloadRows, ReasonCaseloadTooLarge, MaxCaseloads, ReasonCaseloadLimit), write)
-	upload.DefaultStatus, upload.Refusals, upload.Idempotent = http.StatusCreated, caseloadRefusals, true
+	upload.DefaultStatus, upload.Refusals, upload.Idempotent, upload.StreamBody = http.StatusCreated, caseloadRefusals, true, true
 	api.Register(s, upload, h.uploadCaseload)
 	documentCaseloadBody(s)
 
@@ -157,8 +157,15 @@ type caseloadUploadInput struct {
 	Filename      string `query:"filename" maxLength:"255" doc:"The file's name, kept for reference; default caseload.jsonl or caseload.csv."`
 	Format        string `query:"format" enum:"jsonl,csv" doc:"jsonl or csv: the format, whatever the Content-Type says."`
 	RetentionDays int    `query:"retention_days" minimum:"0" maximum:"90" doc:"Days the caseload is kept, 1 to 90; 0 or absent means 90."`
-	RawBody       []byte
-	body          io.Reader
+	// body is the request's body, read as a stream (api.Route.StreamBody).
+	body io.Reader
+}
+
+// Resolve takes the request's body as a stream, which huma leaves unread
+// for an input without a body member.
+func (in *caseloadUploadInput) Resolve(ctx huma.Context) []error {
+	in.body = ctx.BodyReader()
+	return nil
 }
 
 type caseloadOutput struct {
@@ -190,7 +197,6 @@ func (h *handler) uploadCaseload(ctx context.Context, in *caseloadUploadInput) (
 	if _, err := h.projects.Project(ctx, tenant, in.ProjectID); err != nil {
 		return nil, failed(ctx, err, "Project", in.ProjectID)
 	}
-	in.body = bytes.NewReader(in.RawBody)
 	format := caseloadFormat(in.Format, in.ContentType, in.Filename)
 	filename := in.Filename
 	if filename == "" {
@@ -204,6 +210,13 @@ func (h *handler) uploadCaseload(ctx context.Context, in *caseloadUploadInput) (
 		Retention: time.Duration(retention) * 24 * time.Hour}, MaxCaseloads, func(w io.Writer) (store.Caseload, error) {
 		return scanCaseload(ctx, in.body, w, format)
 	})
+	var problem *api.Error
+	switch {
+	case errors.As(err, &problem):
+		return nil, problem // the body could not be read
+	case err != nil && ctx.Err() != nil:
+		return nil, ctx.Err()
+	}
 	if errors.Is(err, store.ErrCaseloadLimit) {
 		err = &authoring.RefusedError{Kind: authoring.TooLarge, Reason: ReasonCaseloadLimit,
 			Message: fmt.Sprintf("The project holds %d caseloads, the most it may; delete one first.", MaxCaseloads)}
