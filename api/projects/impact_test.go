@@ -48,7 +48,7 @@ func snapText(t testing.TB, limit int) string {
 	return raised
 }
 
-func newImpactFixture(t *testing.T, cfg worker.ImpactConfig) *impactFixture {
+func newImpactFixture(t testing.TB, cfg worker.ImpactConfig) *impactFixture {
 	t.Helper()
 	f := &impactFixture{}
 	opts := apitest.Options{Config: wiring.Config{API: api.Config{Metering: apitest.GenerousMetering()}, Impact: cfg}}
@@ -70,13 +70,13 @@ func newImpactFixture(t *testing.T, cfg worker.ImpactConfig) *impactFixture {
 }
 
 // upload posts a caseload as contentType with query (may be empty).
-func (f *impactFixture) upload(t *testing.T, key, contentType, query, body string) apitest.Response {
+func (f *impactFixture) upload(t testing.TB, key, contentType, query, body string) apitest.Response {
 	t.Helper()
 	return send(t, f.Fixture, key, http.MethodPost, f.project+"/caseloads"+query, contentType, []byte(body))
 }
 
 // uploaded uploads a JSON Lines caseload and returns its id.
-func (f *impactFixture) uploaded(t *testing.T, body string) string {
+func (f *impactFixture) uploaded(t testing.TB, body string) string {
 	t.Helper()
 	r := f.upload(t, f.key, "application/x-ndjson", "", body)
 	want(t, r, http.StatusCreated)
@@ -84,7 +84,7 @@ func (f *impactFixture) uploaded(t *testing.T, body string) string {
 }
 
 // start asks for a run and returns its id.
-func (f *impactFixture) start(t *testing.T, req map[string]any) string {
+func (f *impactFixture) start(t testing.TB, req map[string]any) string {
 	t.Helper()
 	r := call(t, f.Fixture, f.key, http.MethodPost, f.project+"/impact", req)
 	want(t, r, http.StatusAccepted)
@@ -92,7 +92,7 @@ func (f *impactFixture) start(t *testing.T, req map[string]any) string {
 }
 
 // ended polls a run until it is neither queued nor running, read with key.
-func (f *impactFixture) ended(t *testing.T, key, id string) map[string]any {
+func (f *impactFixture) ended(t testing.TB, key, id string) map[string]any {
 	t.Helper()
 	deadline := time.Now().Add(60 * time.Second)
 	for time.Now().Before(deadline) {
