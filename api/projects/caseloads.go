@@ -70,7 +70,7 @@ func registerCaseloads(s *api.Server, h *handler, op func(id, method, path, summ
 	upload := op("upload-project-caseload", http.MethodPost, "/projects/{project_id}/caseloads", "Upload a caseload",
 		fmt.Sprintf("Keeps a file of applicants' answers for impact runs (docs/impact.md): the body is the file itself, JSON Lines (`application/x-ndjson`) or CSV (`text/csv`), "+
 			"one case per line or record as `eligo impact` reads it. `format` (jsonl or csv) overrides the Content-Type; without either, a `filename` ending in .csv is CSV and anything else JSON Lines. "+
-			"The file is read row by row as a run reads it before it is kept: a row that cannot be read (not JSON, a cell too many, a decision_date that is not a date) is counted under `bad_rows` by reason with its first line numbers, and the upload goes on. "+
+			"The file is read row by row as a run reads it while it streams in and is kept, never held whole: a row that cannot be read (not JSON, a cell too many, a decision_date that is not a date) is counted under `bad_rows` by reason with its first line numbers, and the upload goes on. "+
 			"A CSV cell's type is checked by each run, against its rulesets' fields. "+
 			"`retention_days` (1 to %d, default %d) is how long the caseload is kept; it is deleted with its impact runs then, or by DELETE. "+
 			"Limits: %d bytes and %d rows per file (413 `%s`), %d caseloads per project (413 `%s`), and the request body cap of a keyed caller. "+caseloadDoc,
