@@ -38,6 +38,30 @@ FROM impact_run_parts WHERE run_id = $1 ORDER BY seq`, id)
 	return out
 }
 
+// startSplit starts a run of v1 against v2 over the caseload while acme's
+// CPU slots are held, so that no part decides until the run has been split
+// and then split has been called; it returns the run's id.
+func (f *impactFixture) startSplit(t *testing.T, caseload string, split func()) string {
+	t.Helper()
+	took, giveBack := f.Gate.For("acme").TryMore(1 << 10)
+	release := sync.OnceFunc(giveBack)
+	defer release()
+	if took == 0 {
+		t.Fatal("no slot of the gate was free")
+	}
+	id := f.start(t, map[string]any{"caseload_id": caseload, "decision_date": "2026-01-15", "examples": 0,
+		"candidate": map[string]any{"slug": "acme/snap", "version": "v2"}, "baseline": map[string]any{"version": "v1"}})
+	deadline := time.Now().Add(60 * time.Second)
+	for len(f.runParts(t, id)) == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the run was not split")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	split()
+	return id
+}
+
 // snapCSV writes the cases as CSV, every fifth reference quoted over two
 // lines, so that a part must not start inside a record.
 func snapCSV(cases []snapCase) string {
@@ -125,37 +149,8 @@ func TestImpactSplitCancel(t *testing.T) {
 	const rows = 60_000
 	line := `{"field_values":{"household.size":2,"household.region":"alaska","income.gross_monthly":2350,"income.net_monthly":1500,"household.elderly_or_disabled_member":false}}` + "\n"
 	caseload := f.uploaded(t, strings.Repeat(line, rows))
-	// Hold acme's CPU slots, so that every part waits to decide until the
-	// run has been split and one part has begun.
-	took, giveBack := f.Gate.For("acme").TryMore(1 << 10)
-	release := sync.OnceFunc(giveBack)
-	defer release()
-	if took == 0 {
-		t.Fatal("no slot of the gate was free")
-	}
-	id := f.start(t, map[string]any{"caseload_id": caseload, "decision_date": "2026-01-15", "examples": 0,
-		"candidate": map[string]any{"slug": "acme/snap", "version": "v2"}, "baseline": map[string]any{"version": "v1"}})
-	deadline := time.Now().Add(60 * time.Second)
-	for len(f.runParts(t, id)) == 0 {
-		if time.Now().After(deadline) {
-			t.Fatal("the run was not split")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	release()
-	for {
-		run := obj(t, call(t, f.Fixture, f.key, http.MethodGet, f.project+"/impact/"+id, nil).Body)
-		if run["state"] != "running" {
-			t.Fatalf("the run ended before it could be cancelled: %v", run)
-		}
-		if obj(t, run["progress"])["rows_done"].(float64) > 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the run reported no progress")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	id := f.startSplit(t, caseload, func() {})
+	f.progressing(t, id)
 	want(t, call(t, f.Fixture, f.key, http.MethodPost, f.project+"/impact/"+id+"/cancel", nil), http.StatusOK)
 	run := f.withReport(t, id)
 	cases := obj(t, obj(t, run["report"])["cases"])["count"].(float64)
@@ -192,27 +187,13 @@ func TestImpactSplitFailedPart(t *testing.T) {
 	line, _ := json.Marshal(cases[0])
 	body := strings.Repeat(string(line)+"\n", (store.CaseloadChunkBytes+store.CaseloadChunkBytes/4)/(len(line)+1))
 	caseload := f.uploaded(t, body)
-	took, giveBack := f.Gate.For("acme").TryMore(1 << 10)
-	release := sync.OnceFunc(giveBack)
-	defer release()
-	if took == 0 {
-		t.Fatal("no slot of the gate was free")
-	}
-	id := f.start(t, map[string]any{"caseload_id": caseload, "decision_date": "2026-01-15",
-		"candidate": map[string]any{"slug": "acme/snap", "version": "v2"}, "baseline": map[string]any{"version": "v1"}})
-	deadline := time.Now().Add(60 * time.Second)
-	for len(f.runParts(t, id)) == 0 {
-		if time.Now().After(deadline) {
-			t.Fatal("the run was not split")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
 	// The second chunk holds the last parts' rows: the first parts, which
 	// River fetches first, decide; the last ones fail.
-	if _, err := f.Pool.Exec(context.Background(), `DELETE FROM caseload_chunks WHERE caseload_id = $1 AND seq = 1`, caseload); err != nil {
-		t.Fatal(err)
-	}
-	release()
+	id := f.startSplit(t, caseload, func() {
+		if _, err := f.Pool.Exec(context.Background(), `DELETE FROM caseload_chunks WHERE caseload_id = $1 AND seq = 1`, caseload); err != nil {
+			t.Fatal(err)
+		}
+	})
 	run := f.withReport(t, id)
 	if run["state"] != "failed" || run["partial"] != true || run["error"] != "the run failed on the server; start it again" {
 		t.Errorf("run = %v, %v, error %v: want failed on the server, partial", run["state"], run["partial"], run["error"])

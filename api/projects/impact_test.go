@@ -480,6 +480,26 @@ func (f *impactFixture) withReport(t *testing.T, id string) map[string]any {
 	return nil
 }
 
+// progressing polls a run until it reports progress, failing when it
+// ends first: a cancel then finds it deciding.
+func (f *impactFixture) progressing(t *testing.T, id string) {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		run := obj(t, call(t, f.Fixture, f.key, http.MethodGet, f.project+"/impact/"+id, nil).Body)
+		if run["state"] != "queued" && run["state"] != "running" {
+			t.Fatalf("the run ended before it could be cancelled: %v", run)
+		}
+		if obj(t, run["progress"])["rows_done"].(float64) > 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the run reported no progress")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 // TestImpactCancel: a cancel ends a running run at once; the run stops
 // and leaves the report of the cases it decided, marked partial. A
 // cancelled run cancels again as it is; one that ended otherwise is 409.
@@ -491,21 +511,7 @@ func TestImpactCancel(t *testing.T) {
 	caseload := f.uploaded(t, strings.Repeat(line, rows))
 	id := f.start(t, map[string]any{"caseload_id": caseload, "decision_date": "2026-01-15", "examples": 0,
 		"candidate": map[string]any{"slug": "acme/snap", "version": "v2"}, "baseline": map[string]any{"version": "v1"}})
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		r := call(t, f.Fixture, f.key, http.MethodGet, f.project+"/impact/"+id, nil)
-		run := obj(t, r.Body)
-		if run["state"] != "queued" && run["state"] != "running" {
-			t.Fatalf("the run ended before it could be cancelled: %v", run)
-		}
-		if obj(t, run["progress"])["rows_done"].(float64) > 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the run reported no progress")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	f.progressing(t, id)
 	r := call(t, f.Fixture, f.key, http.MethodPost, f.project+"/impact/"+id+"/cancel", nil)
 	want(t, r, http.StatusOK)
 	if run := obj(t, r.Body); run["state"] != "cancelled" || run["partial"] != true {
