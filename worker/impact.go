@@ -300,11 +300,14 @@ func (w *ImpactPartWorker) decide(ctx context.Context, run store.ImpactRun, part
 	r := w.runner
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
-	started := time.Now()
+	// The time limit is the run's, counted from its start (by the
+	// database's clock, which recorded it), whenever the part begins.
+	var cancel context.CancelFunc
 	if run.StartedAt != nil {
-		started = *run.StartedAt
+		ctx, cancel = context.WithDeadline(ctx, run.StartedAt.Add(r.cfg.RunTimeout))
+	} else {
+		ctx, cancel = context.WithTimeout(ctx, r.cfg.RunTimeout)
 	}
-	ctx, cancel := context.WithDeadline(ctx, started.Add(r.cfg.RunTimeout))
 	defer cancel()
 	go r.watch(ctx, run.ID, stop)
 
