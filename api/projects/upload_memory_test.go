@@ -104,7 +104,8 @@ func TestCaseloadUploadStreams(t *testing.T) {
 // streams to the handler, keeps its Idempotency-Key's guarantees: a retry
 // of the same file gets the first answer and stores nothing more, another
 // file under the key is refused, and a retry of a file the first request
-// refused (over the size limit) is refused again, storing nothing.
+// refused (over the row limit, read only in part by the check) gets the
+// first refusal, storing nothing.
 func TestRetriedCaseloadUploadIsNotDuplicated(t *testing.T) {
 	t.Parallel()
 	f := newImpactFixture(t, worker.ImpactConfig{})
@@ -126,12 +127,15 @@ func TestRetriedCaseloadUploadIsNotDuplicated(t *testing.T) {
 		t.Errorf("the key reused for another file: %d %s", other.Status, other.Raw)
 	}
 
-	line := []byte(`{"field_values":{"household.size":2}}` + "\n")
-	tooBig := func() io.Reader { return &repeatReader{line: line, n: MaxCaseloadBytes/len(line) + 1} }
-	for range 2 {
-		if refused := upload("c-2", tooBig()); refused.Status != http.StatusRequestEntityTooLarge {
-			t.Errorf("an upload over the limit: %d %s", refused.Status, refused.Raw)
-		}
+	// More rows than a caseload keeps (each a bad row of two bytes): the
+	// check stops reading part way, and the rest is read for the hash.
+	tooMany := func() io.Reader { return &repeatReader{line: []byte("x\n"), n: MaxCaseloadRows + 1000} }
+	refused := upload("c-2", tooMany())
+	if refused.Status != http.StatusRequestEntityTooLarge || reason(t, refused) != ReasonCaseloadTooLarge {
+		t.Fatalf("an upload over the row limit: %d %s", refused.Status, refused.Raw)
+	}
+	if retry := upload("c-2", tooMany()); retry.Status != http.StatusRequestEntityTooLarge || retry.Raw != refused.Raw || retry.Header.Get("Idempotent-Replayed") != "true" {
+		t.Errorf("the retry of the refused upload: %d %s (replayed %q)", retry.Status, retry.Raw, retry.Header.Get("Idempotent-Replayed"))
 	}
 	if n := len(obj(t, call(t, f.Fixture, f.key, http.MethodGet, f.project+"/caseloads", nil).Body)["caseloads"].([]any)); n != 1 {
 		t.Errorf("the project holds %d caseloads after refused uploads, want 1", n)
