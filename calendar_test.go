@@ -33,7 +33,7 @@ var elapsedTimeOnly = map[string]string{
 	"store/storetest/proxy.go:Restore":           "how long a test's proxy waits for its port to be free again",
 	"metering/meter.go:withDefaults":             "default of the rolling windows' clock (real elapsed time)",
 	"worker/worker.go:New":                       "default of the retention cutoff's clock (real elapsed time)",
-	"worker/impact.go:run":                       "how often an impact run writes its progress and looks for a cancel",
+	"worker/impact.go:decide":                    "how often a part of an impact run writes its progress and looks for a cancel",
 	"store/rulesets.go:PublishRuleset":           "a cut stored without a publication time (store tests); publish always dates cuts from its clock",
 	"authoring/llm/llmtest/server.go:completion": "the scripted model's `created` stamp, which nothing reads",
 	"cmd/eligo-load/main.go:startServer":         "how long the load generator waits for the server",

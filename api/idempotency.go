@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"hash"
 	"io"
 	"net/http"
 	"time"
@@ -50,16 +51,35 @@ func (s *Server) serveIdempotent(w http.ResponseWriter, r *http.Request, route R
 			"The Idempotency-Key header must be 1 to 255 printable ASCII characters, such as a UUID."))
 		return
 	}
-	body, err := io.ReadAll(r.Body)
-	if err != nil {
-		WriteError(w, BodyReadFailed(err))
-		return
+	method, uri, contentType := r.Method, r.URL.RequestURI(), r.Header.Get("Content-Type")
+	var hash string
+	var streamed *requestDigest
+	if route.StreamBody {
+		// The body is not read before the handler: the claim is made
+		// under the request without its body, and the whole request's
+		// hash is stored with the answer, once the handler has read it.
+		streamed = newRequestDigest(method, uri, contentType)
+		hash = IdempotencyHash(method, uri, contentType, []byte(streamedBody))
+	} else {
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			WriteError(w, BodyReadFailed(err))
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		hash = IdempotencyHash(method, uri, contentType, body)
 	}
-	r.Body = io.NopCloser(bytes.NewReader(body))
-	hash := IdempotencyHash(r.Method, r.URL.RequestURI(), r.Header.Get("Content-Type"), body)
 
 	k := store.IdempotencyKey{TenantID: p.TenantID, Operation: route.OperationID, Key: key}
 	claimed, stored, err := s.store.ClaimIdempotency(ctx, k, hash, s.cfg.WriteTimeout)
+	if err == nil && !claimed && streamed != nil && stored.Status != 0 {
+		// A retry of a streamed request: its hash is its body's, read now.
+		if _, err := io.Copy(io.Discard, streamed.tee(r.Body)); err != nil {
+			WriteError(w, BodyReadFailed(err))
+			return
+		}
+		hash = streamed.sum()
+	}
 	switch {
 	case err != nil:
 		if gone := clientGone(ctx); gone != nil {
@@ -70,7 +90,7 @@ func (s *Server) serveIdempotent(w http.ResponseWriter, r *http.Request, route R
 		WriteError(w, Internal())
 		return
 	case claimed:
-	case stored.RequestHash != hash:
+	case stored.RequestHash != hash && (streamed == nil || stored.Status != 0):
 		WriteError(w, NewProblem(http.StatusUnprocessableEntity, "unprocessable_entity", ReasonIdempotencyKeyReused,
 			"This Idempotency-Key was used for another request (another path or body) in the last 24 hours. Use a new key for a new request."))
 		return
@@ -87,15 +107,25 @@ func (s *Server) serveIdempotent(w http.ResponseWriter, r *http.Request, route R
 		return
 	}
 
+	if streamed != nil {
+		r.Body = io.NopCloser(streamed.tee(r.Body))
+	}
 	rec := &answerRecorder{ResponseWriter: w}
 	s.mux.ServeHTTP(rec, r)
 	// The claim is settled whatever happened to the request's own context
 	// (its caller may have gone: the answer still stands for the retry).
 	settle, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
-	if keepable(rec.status) && !rec.overflow {
-		err = s.store.FinishIdempotency(settle, k, store.IdempotentAnswer{Status: rec.status,
-			ContentType: rec.Header().Get("Content-Type"), Body: rec.body.Bytes()})
+	answer := store.IdempotentAnswer{Status: rec.status, ContentType: rec.Header().Get("Content-Type"), Body: rec.body.Bytes()}
+	keep := keepable(rec.status) && !rec.overflow
+	if streamed != nil && keep {
+		// A handler that refused the body before its end leaves the rest
+		// unread: it is read (within the caller's cap) for the hash.
+		_, err := io.Copy(io.Discard, r.Body)
+		keep, answer.RequestHash = err == nil, streamed.sum()
+	}
+	if keep {
+		err = s.store.FinishIdempotency(settle, k, answer)
 	} else {
 		err = s.store.ReleaseIdempotency(settle, k)
 	}
@@ -104,13 +134,32 @@ func (s *Server) serveIdempotent(w http.ResponseWriter, r *http.Request, route R
 	}
 }
 
+// streamedBody stands for the body in the hash a streamed request is
+// claimed under, before its body has been read.
+const streamedBody = "\x00streamed body"
+
+// requestDigest hashes a request as IdempotencyHash does, its body as it
+// streams.
+type requestDigest struct{ h hash.Hash }
+
+func newRequestDigest(method, requestURI, contentType string) *requestDigest {
+	d := &requestDigest{h: sha256.New()}
+	d.h.Write([]byte(method + " " + requestURI + "\n" + contentType + "\n"))
+	return d
+}
+
+// tee is r, its bytes added to the digest as they are read.
+func (d *requestDigest) tee(r io.Reader) io.Reader { return io.TeeReader(r, d.h) }
+
+// sum is the request's hash, the body read so far included.
+func (d *requestDigest) sum() string { return hex.EncodeToString(d.h.Sum(nil)) }
+
 // IdempotencyHash identifies a request under its Idempotency-Key: the
 // same key with another hash is another request reusing the key.
 func IdempotencyHash(method, requestURI, contentType string, body []byte) string {
-	sum := sha256.New()
-	sum.Write([]byte(method + " " + requestURI + "\n" + contentType + "\n"))
-	sum.Write(body)
-	return hex.EncodeToString(sum.Sum(nil))
+	d := newRequestDigest(method, requestURI, contentType)
+	d.h.Write(body)
+	return d.sum()
 }
 
 // keepable says whether an answer is the request's final word, to be

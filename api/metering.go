@@ -87,7 +87,7 @@ func (s *Server) meterThen(w http.ResponseWriter, r *http.Request, route Route, 
 // serve runs the operation's handler, through its Idempotency-Key when it
 // takes one.
 func (s *Server) serve(w http.ResponseWriter, r *http.Request, route Route) {
-	if !s.checkBody(w, r) {
+	if !route.StreamBody && !s.checkBody(w, r) {
 		return
 	}
 	if route.Idempotent {

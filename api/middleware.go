@@ -252,7 +252,15 @@ func (s *Server) gate(w http.ResponseWriter, r *http.Request) {
 		_ = rc.SetReadDeadline(time.Now().Add(s.cfg.BodyReadTimeout))
 		// Chunked bodies have no Content-Length: cap the read itself.
 		r.Body = http.MaxBytesReader(w, r.Body, limit)
-		release, ok := s.reserveBody(ctx, r.ContentLength, limit)
+		length := r.ContentLength
+		if route.StreamBody {
+			// The handler holds a bounded window of the body, and the
+			// deadline is lifted once the body is in, as checkBody does
+			// for a body read before the handler.
+			length = StreamBodyMemory
+			r.Body = &liftAtEOF{ReadCloser: r.Body, lift: func() { _ = rc.SetReadDeadline(time.Time{}) }}
+		}
+		release, ok := s.reserveBody(ctx, length, limit)
 		if !ok {
 			WriteError(w, errServerBusy)
 			return
@@ -284,6 +292,27 @@ func (s *Server) reserveBody(ctx context.Context, length, limit int64) (release 
 		return nil, false
 	}
 	return func() { s.bodies.Release(size) }, true
+}
+
+// StreamBodyMemory is what a request whose handler streams its body
+// (Route.StreamBody) reserves of the process's body memory: the window it
+// holds at once (a caseload upload's chunk and line buffer).
+const StreamBodyMemory = 4 << 20
+
+// liftAtEOF calls lift once the body has been read to its end.
+type liftAtEOF struct {
+	io.ReadCloser
+	lift func()
+	done bool
+}
+
+func (l *liftAtEOF) Read(p []byte) (int, error) {
+	n, err := l.ReadCloser.Read(p)
+	if err != nil && !l.done {
+		l.done = true
+		l.lift()
+	}
+	return n, err
 }
 
 // errServerBusy answers a large body that found the process's body memory

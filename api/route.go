@@ -120,6 +120,13 @@ type Route struct {
 	// invisible to the caller ("ruleset", "ruleset or rulebook"): it then
 	// answers 404 with a string detail. Empty when it names nothing.
 	NotFound string
+	// StreamBody marks an operation whose handler reads its body as a
+	// stream (huma.Context.BodyReader, taken in the input's Resolve): the
+	// body is not read into memory before the handler, which reserves
+	// StreamBodyMemory of the process's body memory whatever the body's
+	// size (within the caller's cap), and an Idempotency-Key's request is
+	// told by a digest taken as the body streams.
+	StreamBody bool
 	// Idempotent marks a POST that creates (a project, uploads, guidance,
 	// a publish): it takes an Idempotency-Key header, and a retry with the
 	// same key gets the first answer instead of doing the work twice.

@@ -43,6 +43,14 @@ type Options struct {
 	// MaxRows caps the rows read, below MaxRows (a smaller allowance);
 	// 0 means MaxRows.
 	MaxRows int64
+	// FirstLine is the number, in its file, of the caseload's first line
+	// when the stream is one part of a file (Split): rows are reported by
+	// their line in the file. 0 or 1 for a whole file.
+	FirstLine int64
+	// Header reads a CSV file from its start, for a part after the first
+	// (which has no header row of its own): the part's cells are typed by
+	// the file's header. Unused for JSON Lines and for a whole file.
+	Header io.Reader
 	// Progress, when set, is called every few thousand rows and once at
 	// the end with how far the run has got, from the run's goroutine: it
 	// should return quickly.
@@ -111,7 +119,7 @@ func Run(ctx context.Context, caseload io.Reader, opts Options) (*Report, error)
 	if opts.MaxRows <= 0 || opts.MaxRows > MaxRows {
 		opts.MaxRows = MaxRows
 	}
-	rd, err := newReader(ctx, caseload, opts.Format, rulesetFieldType(opts.Baseline, opts.Candidate))
+	rd, err := newPartReader(ctx, caseload, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -163,6 +171,34 @@ func newReader(ctx context.Context, caseload io.Reader, format Format, fieldType
 		return newCSVReader(lines, fieldType)
 	}
 	return nil, fmt.Errorf("impact: unknown caseload format %v", format)
+}
+
+// newPartReader opens the caseload as newReader does, numbering its lines
+// from opts.FirstLine and, for a CSV part with opts.Header, typing its
+// cells by the header read from there.
+func newPartReader(ctx context.Context, caseload io.Reader, opts Options) (rowReader, error) {
+	fieldType := rulesetFieldType(opts.Baseline, opts.Candidate)
+	if opts.Format == CSV && opts.Header != nil {
+		rd, err := newReader(ctx, opts.Header, CSV, fieldType)
+		if err != nil {
+			return nil, err
+		}
+		csv := rd.(*csvReader)
+		csv.lines = newLineReader(ctx, caseload, MaxLineBytes)
+		csv.lines.line = max(opts.FirstLine-1, 0)
+		return csv, nil
+	}
+	rd, err := newReader(ctx, caseload, opts.Format, fieldType)
+	if err != nil {
+		return nil, err
+	}
+	switch rd := rd.(type) {
+	case *jsonlReader:
+		rd.lines.line = max(opts.FirstLine-1, 0)
+	case *csvReader:
+		rd.lines.line += max(opts.FirstLine-1, 0)
+	}
+	return rd, nil
 }
 
 // rulesetFieldType types a CSV column by the field it names in the first

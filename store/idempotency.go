@@ -79,10 +79,11 @@ func (s *Store) ClaimIdempotency(ctx context.Context, k IdempotencyKey, requestH
 }
 
 // FinishIdempotency stores the answer of the request that claimed k, so
-// that retries get it.
+// that retries get it, and a.RequestHash when set: the hash of a request
+// whose body streamed, known only once it was read.
 func (s *Store) FinishIdempotency(ctx context.Context, k IdempotencyKey, a IdempotentAnswer) error {
-	_, err := s.pool.Exec(ctx, `UPDATE idempotency_keys SET status = $4, content_type = $5, body = $6
-WHERE tenant_id = $1 AND operation = $2 AND key = $3 AND status = 0`, k.TenantID, k.Operation, k.Key, a.Status, a.ContentType, a.Body)
+	_, err := s.pool.Exec(ctx, `UPDATE idempotency_keys SET status = $4, content_type = $5, body = $6, request_hash = coalesce(nullif($7, ''), request_hash)
+WHERE tenant_id = $1 AND operation = $2 AND key = $3 AND status = 0`, k.TenantID, k.Operation, k.Key, a.Status, a.ContentType, a.Body, a.RequestHash)
 	if err != nil {
 		return fmt.Errorf("store idempotent answer: %w", err)
 	}

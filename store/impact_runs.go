@@ -66,9 +66,13 @@ var ErrImpactLimit = errors.New("tenant impact run limit reached")
 // NewImpactRunID draws an impact run id.
 func NewImpactRunID() string { return "imp_" + randomToken() }
 
+// impactColumns read a run; its progress is the sum of its parts' once it
+// has parts (the run's own counts before, and for a run that ended before
+// it was split).
 const impactColumns = `i.id, i.project_id, i.tenant_id, i.caseload_id, i.baseline_ruleset_id, coalesce(i.candidate_ruleset_id, ''),
-coalesce(i.candidate_draft, ''), i.decision_date, i.examples, coalesce(i.river_job_id, 0), i.state, i.rows_total, i.rows_done,
-i.cases_done, i.partial, i.report, coalesce(i.error_message, ''), i.created_at, i.started_at, i.finished_at`
+coalesce(i.candidate_draft, ''), i.decision_date, i.examples, coalesce(i.river_job_id, 0), i.state, i.rows_total,
+coalesce((SELECT sum(p.rows_done)::bigint FROM impact_run_parts p WHERE p.run_id = i.id), i.rows_done),
+coalesce((SELECT sum(p.cases_done)::bigint FROM impact_run_parts p WHERE p.run_id = i.id), i.cases_done), i.partial, i.report, coalesce(i.error_message, ''), i.created_at, i.started_at, i.finished_at`
 
 func scanImpactRun(row pgx.Row) (ImpactRun, error) {
 	var r ImpactRun
@@ -101,11 +105,6 @@ WHERE i.project_id = $1 AND i.tenant_id = $2 ORDER BY i.created_at DESC, i.id DE
 UPDATE impact_runs i SET state = 'running', started_at = now(), updated_at = now()
 WHERE i.id = $1 AND i.state = 'queued'
 RETURNING ` + impactColumns
-
-	sqlImpactProgress = `
-UPDATE impact_runs SET rows_done = $2, cases_done = $3, updated_at = now()
-WHERE id = $1 AND state = 'running'
-RETURNING state`
 
 	sqlImpactState = `SELECT state FROM impact_runs WHERE id = $1`
 
@@ -192,21 +191,6 @@ func (s *Store) ImpactRuns(ctx context.Context, tenantID, projectID string, limi
 // no longer queued (cancelled, or its caseload deleted).
 func (s *Store) MarkImpactRunning(ctx context.Context, id string) (ImpactRun, error) {
 	return s.impactRun(ctx, sqlImpactRunning, id)
-}
-
-// ImpactProgress records a running run's progress and returns its state,
-// so that the worker learns of a cancel as it reports; ErrNotFound when
-// the run is no longer running (cancelled, or deleted with its caseload).
-func (s *Store) ImpactProgress(ctx context.Context, id string, rows, cases int64) error {
-	var state string
-	err := s.pool.QueryRow(ctx, sqlImpactProgress, id, rows, cases).Scan(&state)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return ErrNotFound
-	}
-	if err != nil {
-		return fmt.Errorf("record progress of %s: %w", id, err)
-	}
-	return nil
 }
 
 // ImpactState reads a run's state; ErrNotFound when it is gone.

@@ -1,11 +1,11 @@
 package worker
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"time"
 
@@ -21,20 +21,38 @@ import (
 )
 
 // An impact run (docs/impact.md#over-http) decides a stored caseload on a
-// baseline and a candidate ruleset as a River job on the impact queue,
-// which every `eligo serve` works: the job needs the catalog that loads
-// published cuts and the process's CPU gate, which the server holds. Its
-// row records its progress and its end; a cancel ends the row at once and
-// the job, which looks at its row every ImpactPoll, stops within that and
-// leaves the report of what it decided, marked partial.
+// baseline and a candidate ruleset in River jobs on the impact queue,
+// which every `eligo serve` works: the jobs need the catalog that loads
+// published cuts and the process's CPU gate, which the server holds. The
+// run's first job (ImpactArgs) cuts the caseload into parts of about
+// ImpactConfig.PartBytes at row boundaries (impact.Split) and enqueues a
+// job for each (ImpactPartArgs), so that the parts of one run spread over
+// every worker of every replica with nothing more to operate. Each part
+// decides its rows under a CPU slot, reports its progress on its own row
+// (the run's progress is their sum) and leaves its report; the last part
+// to end merges the reports in file order into the run's and ends it.
+// A cancel ends the run's row at once; every part, which looks at the row
+// every ImpactPoll, stops within that and leaves the report of what it
+// decided, so the merged report is marked partial. A part that fails (its
+// time limit, the server) fails the run, which stops the others the same
+// way.
 
-// ImpactArgs names the run a job decides; nothing else.
+// ImpactArgs names the run a job splits into parts; nothing else.
 type ImpactArgs struct {
 	RunID string `json:"run_id"`
 }
 
 // Kind is the job's name in River's table.
 func (ImpactArgs) Kind() string { return "impact_run" }
+
+// ImpactPartArgs names the part of a run a job decides.
+type ImpactPartArgs struct {
+	RunID string `json:"run_id"`
+	Seq   int    `json:"seq"`
+}
+
+// Kind is the job's name in River's table.
+func (ImpactPartArgs) Kind() string { return "impact_run_part" }
 
 // ImpactQueue is the River queue impact runs go to.
 const ImpactQueue = "impact"
@@ -54,6 +72,13 @@ const ImpactStaleAfter = time.Hour
 const (
 	DefaultImpactActiveRuns = 2
 	DefaultImpactRunTimeout = 10 * time.Minute
+	// DefaultImpactPartBytes is the size of a run's parts: about 17,000
+	// cases of the casebank's SNAP rules, a quarter of a second of one
+	// core (docs/performance.md#caseload-impact), so that the largest
+	// caseload kept is eight parts, enough to spread over a deployment's
+	// cores, while what a part costs beyond its rows (a job, loading the
+	// rulesets, merging a report) stays a small fraction.
+	DefaultImpactPartBytes = 4 << 20
 	// MinSmallCount is the least a count must be to be shown as it is;
 	// configuration may raise it, never lower it.
 	MinSmallCount = 10
@@ -75,6 +100,10 @@ type ImpactConfig struct {
 	// shown as "fewer than" it; at least MinSmallCount, which a lower
 	// setting is raised to.
 	SmallCount int64
+	// PartBytes is the size in bytes a run's parts are cut to, at row
+	// boundaries (DefaultImpactPartBytes); tests set it small to split
+	// small caseloads.
+	PartBytes int64
 }
 
 // withDefaults fills in the zero members and raises SmallCount to its
@@ -87,6 +116,9 @@ func (c ImpactConfig) withDefaults() ImpactConfig {
 		c.RunTimeout = DefaultImpactRunTimeout
 	}
 	c.SmallCount = max(c.SmallCount, MinSmallCount)
+	if c.PartBytes <= 0 {
+		c.PartBytes = DefaultImpactPartBytes
+	}
 	return c
 }
 
@@ -136,7 +168,7 @@ func (r *ImpactRunner) Start(ctx context.Context, run store.ImpactRun) (store.Im
 	})
 }
 
-// ImpactWorker runs impact jobs.
+// ImpactWorker runs a run's first job: it splits the run into parts.
 type ImpactWorker struct {
 	river.WorkerDefaults[ImpactArgs]
 	runner *ImpactRunner
@@ -148,12 +180,13 @@ func (w *ImpactWorker) Timeout(*river.Job[ImpactArgs]) time.Duration {
 	return w.runner.cfg.RunTimeout + time.Minute
 }
 
-// errCancelled is the cause of a run's context when its row was
-// cancelled.
+// errCancelled is the cause of a part's context when its run's row was
+// ended by something else: a cancel, or another part's failure.
 var errCancelled = errors.New("the run was cancelled")
 
-// Work runs one impact run. It never asks River to retry: a failed run
-// records why, and the caller starts another.
+// Work starts a run and splits it into parts, each enqueued as a job in
+// the transaction that records it. It never asks River to retry: a failed
+// run records why, and the caller starts another.
 func (w *ImpactWorker) Work(ctx context.Context, job *river.Job[ImpactArgs]) error {
 	r, id := w.runner, job.Args.RunID
 	run, err := r.store.MarkImpactRunning(ctx, id)
@@ -163,72 +196,208 @@ func (w *ImpactWorker) Work(ctx context.Context, job *river.Job[ImpactArgs]) err
 	if err != nil {
 		return err
 	}
-	detached := context.WithoutCancel(ctx)
-	end, err := w.run(ctx, run)
-	if err != nil {
-		r.logger.Error("impact run", "run", id, "err", err)
-		end = store.ImpactEnd{State: store.ImpactFailed, Message: "the run failed on the server; start it again"}
+	parts, err := w.split(ctx, run)
+	if err == nil {
+		err = r.store.AddImpactParts(ctx, id, parts, func(ctx context.Context, tx pgx.Tx, seq int) (int64, error) {
+			res, err := r.client.InsertTx(ctx, tx, ImpactPartArgs{RunID: id, Seq: seq}, &river.InsertOpts{Queue: ImpactQueue, MaxAttempts: 1})
+			if err != nil {
+				return 0, err
+			}
+			return res.Job.ID, nil
+		})
+		if errors.Is(err, store.ErrNotFound) {
+			return nil // cancelled, or deleted, while it was split
+		}
 	}
-	if _, err := r.store.FinishImpactRun(detached, id, end); err != nil && !errors.Is(err, store.ErrNotFound) {
+	if err == nil {
+		return nil
+	}
+	var unreadable *caseloadError
+	end := store.ImpactEnd{State: store.ImpactFailed, Message: "the run failed on the server; start it again"}
+	if errors.As(err, &unreadable) {
+		end.Message = unreadable.Error()
+	} else {
+		r.logger.Error("impact run", "run", id, "err", err)
+	}
+	if _, err := r.store.FinishImpactRun(context.WithoutCancel(ctx), id, end); err != nil && !errors.Is(err, store.ErrNotFound) {
 		return err
 	}
 	return nil
 }
 
-// run decides run's caseload and says how it ended; an error is the
-// server's, not the caseload's.
-func (w *ImpactWorker) run(ctx context.Context, run store.ImpactRun) (store.ImpactEnd, error) {
+// caseloadError is a caseload that cannot be split, read as a whole (a
+// CSV header that cannot be read): the run fails saying so.
+type caseloadError struct{ err error }
+
+func (e *caseloadError) Error() string { return e.err.Error() }
+
+// split cuts run's caseload into parts of about PartBytes, at row
+// boundaries.
+func (w *ImpactWorker) split(ctx context.Context, run store.ImpactRun) ([]store.ImpactPart, error) {
+	r := w.runner
+	caseload, err := r.store.CaseloadOf(ctx, run.TenantID, run.ProjectID, run.CaseloadID)
+	if err != nil {
+		return nil, err
+	}
+	format, err := impact.ParseFormat(caseload.Format)
+	if err != nil {
+		return nil, err
+	}
+	parts, err := impact.Split(ctx, r.store.CaseloadReader(ctx, run.CaseloadID, 0, caseload.Size), format, r.cfg.PartBytes)
+	if err != nil && ctx.Err() == nil {
+		return nil, &caseloadError{err}
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := make([]store.ImpactPart, len(parts))
+	for i, p := range parts {
+		out[i] = store.ImpactPart{RunID: run.ID, Seq: i, Offset: p.Offset, End: p.End, FirstLine: p.Line}
+	}
+	return out, nil
+}
+
+// ImpactPartWorker runs the job of one part of a run.
+type ImpactPartWorker struct {
+	river.WorkerDefaults[ImpactPartArgs]
+	runner *ImpactRunner
+}
+
+// Timeout is River's bound on the job: the run's own (which counts from
+// the run's start), with a minute to record its end.
+func (w *ImpactPartWorker) Timeout(*river.Job[ImpactPartArgs]) time.Duration {
+	return w.runner.cfg.RunTimeout + time.Minute
+}
+
+// Work decides one part of a run and records its end; the last part of
+// the run to end merges the parts' reports and ends the run. A part whose
+// run ended before it began (a cancel, another part's failure) ends
+// stopped without deciding.
+func (w *ImpactPartWorker) Work(ctx context.Context, job *river.Job[ImpactPartArgs]) error {
+	r, id, seq := w.runner, job.Args.RunID, job.Args.Seq
+	end := store.ImpactPartEnd{State: store.ImpactPartStopped}
+	run, part, err := r.store.MarkImpactPartRunning(ctx, id, seq)
+	switch {
+	case err == nil:
+		end, err = w.decide(ctx, run, part)
+		if err != nil {
+			r.logger.Error("impact run part", "run", id, "part", seq, "err", err)
+			end = store.ImpactPartEnd{State: store.ImpactFailed, Message: "the run failed on the server; start it again"}
+		}
+	case !errors.Is(err, store.ErrNotFound):
+		return err
+	}
+	_, err = r.store.FinishImpactPart(context.WithoutCancel(ctx), id, seq, end, r.merge)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return err
+	}
+	return nil
+}
+
+// decide decides one part of run's caseload and says how it ended; an
+// error is the server's, not the caseload's.
+func (w *ImpactPartWorker) decide(ctx context.Context, run store.ImpactRun, part store.ImpactPart) (store.ImpactPartEnd, error) {
 	r := w.runner
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
-	ctx, cancel := context.WithTimeout(ctx, r.cfg.RunTimeout)
+	// The time limit is the run's, counted from its start (by the
+	// database's clock, which recorded it), whenever the part begins.
+	var cancel context.CancelFunc
+	if run.StartedAt != nil {
+		ctx, cancel = context.WithDeadline(ctx, run.StartedAt.Add(r.cfg.RunTimeout))
+	} else {
+		ctx, cancel = context.WithTimeout(ctx, r.cfg.RunTimeout)
+	}
 	defer cancel()
 	go r.watch(ctx, run.ID, stop)
 
 	baseline, candidate, err := r.rulesets(ctx, run)
 	if err != nil {
-		return store.ImpactEnd{}, err
+		return store.ImpactPartEnd{}, err
 	}
 	caseload, err := r.store.CaseloadOf(ctx, run.TenantID, run.ProjectID, run.CaseloadID)
 	if err != nil {
-		return store.ImpactEnd{}, err
+		return store.ImpactPartEnd{}, err
 	}
 	format, err := impact.ParseFormat(caseload.Format)
 	if err != nil {
-		return store.ImpactEnd{}, err
+		return store.ImpactPartEnd{}, err
 	}
-	content, err := r.store.CaseloadContent(ctx, run.CaseloadID)
-	if err != nil {
-		return store.ImpactEnd{}, err
+	opts := impact.Options{Baseline: baseline, Candidate: candidate, Format: format, DefaultDate: value.DateOf(run.DecisionDate),
+		Examples: run.Examples, FirstLine: part.FirstLine}
+	if part.Offset > 0 {
+		opts.Header = &storeReader{r: r.store.CaseloadReader(ctx, run.CaseloadID, 0, part.Offset)}
 	}
+	body := &storeReader{r: r.store.CaseloadReader(ctx, run.CaseloadID, part.Offset, part.End)}
 	release, err := r.gate.For(run.TenantID).Enter(ctx)
 	if err != nil {
 		return stopped(ctx, nil, r.cfg.RunTimeout, "waiting for a CPU slot")
 	}
 	defer release()
 	var last time.Time
-	rep, err := impact.Run(ctx, bytes.NewReader(content), impact.Options{
-		Baseline: baseline, Candidate: candidate, Format: format, DefaultDate: value.DateOf(run.DecisionDate), Examples: run.Examples,
-		Progress: func(p impact.Progress) {
-			if time.Since(last) < ImpactPoll {
-				return
-			}
-			last = time.Now()
-			if err := r.store.ImpactProgress(ctx, run.ID, p.Rows, p.Cases); errors.Is(err, store.ErrNotFound) {
-				stop(errCancelled)
-			} else if err != nil && ctx.Err() == nil {
-				r.logger.Warn("impact progress", "run", run.ID, "err", err)
-			}
-		}})
+	opts.Progress = func(p impact.Progress) {
+		if time.Since(last) < ImpactPoll {
+			return
+		}
+		last = time.Now()
+		if err := r.store.ImpactPartProgress(ctx, run.ID, part.Seq, p.Rows, p.Cases); errors.Is(err, store.ErrNotFound) {
+			stop(errCancelled)
+		} else if err != nil && ctx.Err() == nil {
+			r.logger.Warn("impact progress", "run", run.ID, "part", part.Seq, "err", err)
+		}
+	}
+	rep, err := impact.Run(ctx, body, opts)
 	if ctx.Err() != nil {
 		return stopped(ctx, rep, r.cfg.RunTimeout, "")
+	}
+	if h, _ := opts.Header.(*storeReader); body.err != nil || (h != nil && h.err != nil) {
+		return store.ImpactPartEnd{}, fmt.Errorf("read part %d: %w", part.Seq, err)
 	}
 	if err != nil {
 		// The caseload cannot be read as a whole (a CSV header the
 		// rulesets cannot type, more rows than a run reads).
-		return store.ImpactEnd{State: store.ImpactFailed, Message: err.Error()}, nil
+		return store.ImpactPartEnd{State: store.ImpactFailed, Message: err.Error()}, nil
 	}
-	return ended(store.ImpactSucceeded, false, rep, "")
+	return partEnded(store.ImpactSucceeded, rep, "")
+}
+
+// storeReader remembers a failed read of a caseload's bytes, so that the
+// store's failure is told from a caseload that cannot be read.
+type storeReader struct {
+	r   io.Reader
+	err error
+}
+
+func (s *storeReader) Read(p []byte) (int, error) {
+	n, err := s.r.Read(p)
+	if err != nil && !errors.Is(err, io.EOF) {
+		s.err = err
+	}
+	return n, err
+}
+
+// merge adds the reports of a run's parts up, in file order, into the
+// run's end: succeeded when every part left one (the store marks the
+// report partial on a run a cancel or a failed part ended).
+func (r *ImpactRunner) merge(run store.ImpactRun, reports []json.RawMessage) (store.ImpactEnd, error) {
+	var rep *impact.Report
+	partial := false
+	for i, raw := range reports {
+		if raw == nil {
+			partial = true
+			continue
+		}
+		var part impact.Report
+		if err := json.Unmarshal(raw, &part); err != nil {
+			return store.ImpactEnd{}, fmt.Errorf("read the report of part %d: %w", i, err)
+		}
+		if rep == nil {
+			rep = &part
+		} else if err := rep.Merge(&part, run.Examples); err != nil {
+			return store.ImpactEnd{}, fmt.Errorf("merge the report of part %d: %w", i, err)
+		}
+	}
+	return ended(store.ImpactSucceeded, partial, rep, "")
 }
 
 // watch stops the run (stop, errCancelled) once its row is no longer
@@ -251,18 +420,25 @@ func (r *ImpactRunner) watch(ctx context.Context, id string, stop context.Cancel
 	}
 }
 
-// stopped is the end of a run whose context ended, with the report of
-// what it decided (nil when it had not begun): cancelled when its row was
-// cancelled, else failed for its time limit.
-func stopped(ctx context.Context, rep *impact.Report, limit time.Duration, while string) (store.ImpactEnd, error) {
+// stopped is the end of a part whose context ended, with the report of
+// what it decided (nil when it had not begun): stopped when its run's row
+// was ended by something else, else failed for its run's time limit.
+func stopped(ctx context.Context, rep *impact.Report, limit time.Duration, while string) (store.ImpactPartEnd, error) {
 	if errors.Is(context.Cause(ctx), errCancelled) {
-		return ended(store.ImpactCancelled, true, rep, "")
+		return partEnded(store.ImpactPartStopped, rep, "")
 	}
 	msg := fmt.Sprintf("the run reached its time limit of %s", limit)
 	if while != "" {
 		msg += " " + while
 	}
-	return ended(store.ImpactFailed, rep != nil, rep, msg)
+	return partEnded(store.ImpactFailed, rep, msg)
+}
+
+// partEnded is a part's end with its report encoded and its final counts
+// taken from it.
+func partEnded(state string, rep *impact.Report, msg string) (store.ImpactPartEnd, error) {
+	end, err := ended(state, false, rep, msg)
+	return store.ImpactPartEnd{State: end.State, Report: end.Report, Message: end.Message, Rows: end.Rows, Cases: end.Cases}, err
 }
 
 // ended is an end with the report encoded, and the final counts taken

@@ -90,6 +90,9 @@ func New(st *store.Store, cfg Config) (*river.Client[pgx.Tx], error) {
 		if err := river.AddWorkerSafely(workers, &ImpactWorker{runner: cfg.Impact}); err != nil {
 			return nil, fmt.Errorf("register workers: %w", err)
 		}
+		if err := river.AddWorkerSafely(workers, &ImpactPartWorker{runner: cfg.Impact}); err != nil {
+			return nil, fmt.Errorf("register workers: %w", err)
+		}
 		rc.Queues[ImpactQueue] = river.QueueConfig{MaxWorkers: cfg.MaxWorkers}
 	}
 	client, err := river.NewClient(riverpgxv5.New(st.Pool()), rc)
@@ -126,7 +129,7 @@ func countJobs(client *river.Client[pgx.Tx], m *metrics.Metrics) {
 // eligo_jobs_total (metrics.Labels.JobKinds), so that each kind's series
 // exists before its first job ends.
 func Kinds() []string {
-	return []string{PruneUsageArgs{}.Kind(), DecisionPartitionsArgs{}.Kind(), GenerateArgs{}.Kind(), ImpactArgs{}.Kind()}
+	return []string{PruneUsageArgs{}.Kind(), DecisionPartitionsArgs{}.Kind(), GenerateArgs{}.Kind(), ImpactArgs{}.Kind(), ImpactPartArgs{}.Kind()}
 }
 
 // periodicJobs is the one schedule of recurring work.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -77,8 +78,8 @@ func TestPruneUsage(t *testing.T) {
 	}
 	var kept string
 	for _, keep := range []time.Duration{-time.Hour, 24 * time.Hour} {
-		c, err := st.AddCaseload(ctx, store.Caseload{ProjectID: p.ID, TenantID: "acme", Filename: "c.jsonl", Format: "jsonl",
-			ContentDigest: "sha256:" + strings.Repeat("0", 64), Retention: keep}, []byte{}, 0)
+		c, err := st.AddCaseload(ctx, store.Caseload{ProjectID: p.ID, TenantID: "acme", Filename: "c.jsonl", Format: "jsonl", Retention: keep}, 0,
+			func(io.Writer) (store.Caseload, error) { return store.Caseload{}, nil })
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,13 +1,11 @@
 package projects
 
 import (
-	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"mime"
 	"net/http"
 	"regexp"
@@ -23,10 +21,11 @@ import (
 )
 
 // The bounds of a caseload upload (docs/limits.md#caseloads). The body is
-// read within the caller's body cap (32 MiB for a keyed caller by
-// default) before the handler runs; MaxCaseloadBytes bounds it again
-// whatever that cap is set to, since a caseload is kept in one database
-// value and read whole by a run.
+// streamed: checked row by row and stored chunk by chunk as it arrives,
+// within the caller's body cap (32 MiB for a keyed caller by default),
+// so the upload holds a bounded window of it whatever its size;
+// MaxCaseloadBytes bounds it again whatever that cap is set to, since the
+// rows allowed (MaxCaseloadRows) bound a run's time.
 const (
 	// MaxCaseloadBytes is the largest caseload kept, in bytes.
 	MaxCaseloadBytes = 32 << 20
@@ -71,12 +70,12 @@ func registerCaseloads(s *api.Server, h *handler, op func(id, method, path, summ
 	upload := op("upload-project-caseload", http.MethodPost, "/projects/{project_id}/caseloads", "Upload a caseload",
 		fmt.Sprintf("Keeps a file of applicants' answers for impact runs (docs/impact.md): the body is the file itself, JSON Lines (`application/x-ndjson`) or CSV (`text/csv`), "+
 			"one case per line or record as `eligo impact` reads it. `format` (jsonl or csv) overrides the Content-Type; without either, a `filename` ending in .csv is CSV and anything else JSON Lines. "+
-			"The file is read row by row as a run reads it before it is kept: a row that cannot be read (not JSON, a cell too many, a decision_date that is not a date) is counted under `bad_rows` by reason with its first line numbers, and the upload goes on. "+
+			"The file is read row by row as a run reads it while it streams in and is kept, never held whole: a row that cannot be read (not JSON, a cell too many, a decision_date that is not a date) is counted under `bad_rows` by reason with its first line numbers, and the upload goes on. "+
 			"A CSV cell's type is checked by each run, against its rulesets' fields. "+
 			"`retention_days` (1 to %d, default %d) is how long the caseload is kept; it is deleted with its impact runs then, or by DELETE. "+
 			"Limits: %d bytes and %d rows per file (413 `%s`), %d caseloads per project (413 `%s`), and the request body cap of a keyed caller. "+caseloadDoc,
 			DefaultCaseloadRetentionDays, DefaultCaseloadRetentionDays, MaxCaseloadBytes, MaxCaseloadRows, ReasonCaseloadTooLarge, MaxCaseloads, ReasonCaseloadLimit), write)
-	upload.DefaultStatus, upload.Refusals, upload.Idempotent = http.StatusCreated, caseloadRefusals, true
+	upload.DefaultStatus, upload.Refusals, upload.Idempotent, upload.StreamBody = http.StatusCreated, caseloadRefusals, true, true
 	api.Register(s, upload, h.uploadCaseload)
 	documentCaseloadBody(s)
 
@@ -160,7 +159,15 @@ type caseloadUploadInput struct {
 	Filename      string `query:"filename" maxLength:"255" doc:"The file's name, kept for reference; default caseload.jsonl or caseload.csv."`
 	Format        string `query:"format" enum:"jsonl,csv" doc:"jsonl or csv: the format, whatever the Content-Type says."`
 	RetentionDays int    `query:"retention_days" minimum:"0" maximum:"90" doc:"Days the caseload is kept, 1 to 90; 0 or absent means 90."`
-	RawBody       []byte
+	// body is the request's body, read as a stream (api.Route.StreamBody).
+	body io.Reader
+}
+
+// Resolve takes the request's body as a stream, which huma leaves unread
+// for an input without a body member.
+func (in *caseloadUploadInput) Resolve(ctx huma.Context) []error {
+	in.body = ctx.BodyReader()
+	return nil
 }
 
 type caseloadOutput struct {
@@ -197,40 +204,28 @@ func (h *handler) uploadCaseload(ctx context.Context, in *caseloadUploadInput) (
 	if filename == "" {
 		filename = "caseload." + format.String()
 	}
-	return h.keepCaseload(ctx, tenant, in.ProjectID, filename, format, in.RetentionDays, in.RawBody)
+	return h.keepCaseload(ctx, tenant, in.ProjectID, filename, format, in.RetentionDays, in.body)
 }
 
 // keepCaseload checks a caseload file of the tenant's project as a run
-// reads it and keeps it for retentionDays (0: the default): the one path
-// of an upload and of a caseload made from the decision log, with the
-// same limits.
-func (h *handler) keepCaseload(ctx context.Context, tenant, projectID, filename string, format impact.Format, retentionDays int, body []byte) (*caseloadOutput, error) {
-	if len(body) > MaxCaseloadBytes {
-		return nil, failed(ctx, caseloadTooLarge(fmt.Sprintf("The caseload is %d bytes and at most %d are kept; split it.", len(body), MaxCaseloadBytes)), "Project", projectID)
-	}
-	scanCtx, cancel := context.WithTimeout(ctx, CaseloadScanTimeout)
-	defer cancel()
-	sum, err := impact.Scan(scanCtx, bytes.NewReader(body), format, MaxCaseloadRows)
-	switch {
-	case errors.Is(err, impact.ErrTooManyRows):
-		return nil, failed(ctx, caseloadTooLarge(fmt.Sprintf("The caseload has more than %d rows, the most kept; split it.", MaxCaseloadRows)), "Project", projectID)
-	case err != nil && ctx.Err() != nil:
-		return nil, ctx.Err()
-	case err != nil:
-		return nil, failed(ctx, &authoring.RefusedError{Kind: authoring.Unprocessable, Reason: ReasonCaseloadUnreadable,
-			Message: "The caseload cannot be read: " + err.Error() + "."}, "Project", projectID)
-	}
-	badRows, err := json.Marshal(sum.BadRows)
-	if err != nil {
-		return nil, fmt.Errorf("encode bad rows: %w", err)
-	}
+// reads it, row by row as it streams into the store (scanCaseload), and
+// keeps it for retentionDays (0: the default): the one path of an upload
+// and of a caseload made from the decision log, with the same limits.
+func (h *handler) keepCaseload(ctx context.Context, tenant, projectID, filename string, format impact.Format, retentionDays int, body io.Reader) (*caseloadOutput, error) {
 	if retentionDays == 0 {
 		retentionDays = DefaultCaseloadRetentionDays
 	}
-	digest := sha256.Sum256(body)
 	c, err := h.store.AddCaseload(ctx, store.Caseload{ProjectID: projectID, TenantID: tenant, Filename: filename, Format: format.String(),
-		Size: int64(len(body)), ContentDigest: "sha256:" + hex.EncodeToString(digest[:]), Rows: sum.Rows, Cases: sum.Cases,
-		BadRows: badRows, Retention: time.Duration(retentionDays) * 24 * time.Hour}, body, MaxCaseloads)
+		Retention: time.Duration(retentionDays) * 24 * time.Hour}, MaxCaseloads, func(w io.Writer) (store.Caseload, error) {
+		return scanCaseload(ctx, body, w, format)
+	})
+	var problem *api.Error
+	switch {
+	case errors.As(err, &problem):
+		return nil, problem // the body could not be read
+	case err != nil && ctx.Err() != nil:
+		return nil, ctx.Err()
+	}
 	if errors.Is(err, store.ErrCaseloadLimit) {
 		err = &authoring.RefusedError{Kind: authoring.TooLarge, Reason: ReasonCaseloadLimit,
 			Message: fmt.Sprintf("The project holds %d caseloads, the most it may; delete one first.", MaxCaseloads)}
@@ -243,6 +238,76 @@ func (h *handler) keepCaseload(ctx context.Context, tenant, projectID, filename 
 		return nil, failed(ctx, err, "Caseload", c.ID)
 	}
 	return &caseloadOutput{Body: out}, nil
+}
+
+// scanCaseload copies an upload's body to w (the store's writer), checking
+// it row by row as it goes (impact.Scan), and returns its counts or its
+// refusal: too large (bytes or rows), or unreadable as a whole.
+func scanCaseload(ctx context.Context, body io.Reader, w io.Writer, format impact.Format) (store.Caseload, error) {
+	scanCtx, cancel := context.WithTimeout(ctx, CaseloadScanTimeout)
+	defer cancel()
+	limited := &io.LimitedReader{R: body, N: MaxCaseloadBytes + 1}
+	sink := &storeWriter{w: w}
+	tee := io.TeeReader(uploadReader{limited}, sink)
+	sum, err := impact.Scan(scanCtx, tee, format, MaxCaseloadRows)
+	if err == nil {
+		_, err = io.Copy(io.Discard, tee) // whatever the scan left unread
+	}
+	var bodyErr *uploadError
+	switch {
+	case sink.err != nil:
+		return store.Caseload{}, sink.err
+	case limited.N == 0:
+		return store.Caseload{}, caseloadTooLarge(fmt.Sprintf("The caseload is over %d bytes, the most kept; split it.", MaxCaseloadBytes))
+	case errors.Is(err, impact.ErrTooManyRows):
+		return store.Caseload{}, caseloadTooLarge(fmt.Sprintf("The caseload has more than %d rows, the most kept; split it.", MaxCaseloadRows))
+	case err != nil && ctx.Err() != nil:
+		return store.Caseload{}, ctx.Err()
+	case errors.As(err, &bodyErr):
+		return store.Caseload{}, api.BodyReadFailed(bodyErr.err)
+	case err != nil:
+		return store.Caseload{}, &authoring.RefusedError{Kind: authoring.Unprocessable, Reason: ReasonCaseloadUnreadable,
+			Message: "The caseload cannot be read: " + err.Error() + "."}
+	}
+	badRows, err := json.Marshal(sum.BadRows)
+	if err != nil {
+		return store.Caseload{}, fmt.Errorf("encode bad rows: %w", err)
+	}
+	return store.Caseload{Rows: sum.Rows, Cases: sum.Cases, BadRows: badRows}, nil
+}
+
+// uploadReader marks the errors of reading an upload's body, so that a
+// body that breaks off or outgrows the caller's cap is told from a file
+// that cannot be read.
+type uploadReader struct{ r io.Reader }
+
+func (b uploadReader) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	if err != nil && !errors.Is(err, io.EOF) {
+		err = &uploadError{err}
+	}
+	return n, err
+}
+
+// uploadError is a failed read of an upload's body.
+type uploadError struct{ err error }
+
+func (e *uploadError) Error() string { return "read the request body: " + e.err.Error() }
+func (e *uploadError) Unwrap() error { return e.err }
+
+// storeWriter remembers the store's failure to keep the bytes written, so
+// that it is answered as the server's error, not the file's.
+type storeWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (s *storeWriter) Write(p []byte) (int, error) {
+	n, err := s.w.Write(p)
+	if err != nil && s.err == nil {
+		s.err = err
+	}
+	return n, err
 }
 
 func caseloadTooLarge(msg string) error {

@@ -102,7 +102,7 @@ func (h *handler) caseloadFromLog(ctx context.Context, in *fromLogInput) (*casel
 	if filename == "" {
 		filename = slugFilename(req.Slug) + ".log.jsonl"
 	}
-	return h.keepCaseload(ctx, tenant, in.ProjectID, filename, impact.JSONLines, req.RetentionDays, body)
+	return h.keepCaseload(ctx, tenant, in.ProjectID, filename, impact.JSONLines, req.RetentionDays, bytes.NewReader(body))
 }
 
 // logFile is the JSON Lines file of the answers logged for the tenant's

@@ -64,7 +64,7 @@ func newGenFixture(t *testing.T, models string, timeout time.Duration) *genFixtu
 
 // startWorker starts a River client over sv's store working what cfg
 // names, stopped when the test ends.
-func startWorker(t *testing.T, sv apitest.Services, cfg worker.Config) {
+func startWorker(t testing.TB, sv apitest.Services, cfg worker.Config) {
 	t.Helper()
 	client, err := worker.New(sv.Store, cfg)
 	if err != nil {

@@ -68,7 +68,7 @@ func registerImpact(s *api.Server, h *handler, op func(id, method, path, summary
 			"`baseline` names a version by `slug` and `version`; without `version` it is the cut in force on `decision_date` under `slug`, and without `slug` under the candidate's slug (422 `%s` when nothing is published there). "+
 			"Each case is decided as of its own `decision_date`, else as of the run's `decision_date` (default today). `examples` (0 to 100, default %d) is how many references each transition keeps. "+
 			"The answer is 202 with the run queued; GET .../impact/{run_id} follows its `progress` (rows done of the caseload's rows) to its end, and POST .../cancel stops it within a second, keeping the report of what it decided, marked `partial`. "+
-			"A run takes a CPU slot of the server's heavy-work gate, within its tenant's share, for as long as it decides; it is stopped after %s (the report so far kept, `partial`). "+
+			"A run is cut into parts at row boundaries, each a background job any server takes, and the parts' reports are merged in file order into the run's; each part takes a CPU slot of its server's heavy-work gate, within its tenant's share, for as long as it decides. A run is stopped %s after it starts (the report so far kept, `partial`). "+
 			"A tenant may have %d runs queued or running at once: another start is 429 `%s` with `Retry-After`. ",
 			api.ReasonNothingPublished, api.ReasonNothingPublished, DefaultImpactExamples, timeout, active, ReasonImpactLimit)+impactDoc(small), write)
 	start.DefaultStatus = http.StatusAccepted

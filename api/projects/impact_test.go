@@ -53,7 +53,7 @@ func snapText(t testing.TB, limit int) string {
 	return raised
 }
 
-func newImpactFixture(t *testing.T, cfg worker.ImpactConfig) *impactFixture {
+func newImpactFixture(t testing.TB, cfg worker.ImpactConfig) *impactFixture {
 	t.Helper()
 	f := &impactFixture{}
 	opts := apitest.Options{Config: wiring.Config{API: api.Config{Metering: apitest.GenerousMetering()}, Impact: cfg}}
@@ -78,13 +78,13 @@ func newImpactFixture(t *testing.T, cfg worker.ImpactConfig) *impactFixture {
 }
 
 // upload posts a caseload as contentType with query (may be empty).
-func (f *impactFixture) upload(t *testing.T, key, contentType, query, body string) apitest.Response {
+func (f *impactFixture) upload(t testing.TB, key, contentType, query, body string) apitest.Response {
 	t.Helper()
 	return send(t, f.Fixture, key, http.MethodPost, f.project+"/caseloads"+query, contentType, []byte(body))
 }
 
 // uploaded uploads a JSON Lines caseload and returns its id.
-func (f *impactFixture) uploaded(t *testing.T, body string) string {
+func (f *impactFixture) uploaded(t testing.TB, body string) string {
 	t.Helper()
 	r := f.upload(t, f.key, "application/x-ndjson", "", body)
 	want(t, r, http.StatusCreated)
@@ -92,7 +92,7 @@ func (f *impactFixture) uploaded(t *testing.T, body string) string {
 }
 
 // start asks for a run and returns its id.
-func (f *impactFixture) start(t *testing.T, req map[string]any) string {
+func (f *impactFixture) start(t testing.TB, req map[string]any) string {
 	t.Helper()
 	r := call(t, f.Fixture, f.key, http.MethodPost, f.project+"/impact", req)
 	want(t, r, http.StatusAccepted)
@@ -100,7 +100,7 @@ func (f *impactFixture) start(t *testing.T, req map[string]any) string {
 }
 
 // ended polls a run until it is neither queued nor running, read with key.
-func (f *impactFixture) ended(t *testing.T, key, id string) map[string]any {
+func (f *impactFixture) ended(t testing.TB, key, id string) map[string]any {
 	t.Helper()
 	deadline := time.Now().Add(60 * time.Second)
 	for time.Now().Before(deadline) {
@@ -488,6 +488,26 @@ func (f *impactFixture) withReport(t *testing.T, id string) map[string]any {
 	return nil
 }
 
+// progressing polls a run until it reports progress, failing when it
+// ends first: a cancel then finds it deciding.
+func (f *impactFixture) progressing(t *testing.T, id string) {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		run := obj(t, call(t, f.Fixture, f.key, http.MethodGet, f.project+"/impact/"+id, nil).Body)
+		if run["state"] != "queued" && run["state"] != "running" {
+			t.Fatalf("the run ended before it could be cancelled: %v", run)
+		}
+		if obj(t, run["progress"])["rows_done"].(float64) > 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the run reported no progress")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 // TestImpactCancel: a cancel ends a running run at once; the run stops
 // and leaves the report of the cases it decided, marked partial. A
 // cancelled run cancels again as it is; one that ended otherwise is 409.
@@ -499,21 +519,7 @@ func TestImpactCancel(t *testing.T) {
 	caseload := f.uploaded(t, strings.Repeat(line, rows))
 	id := f.start(t, map[string]any{"caseload_id": caseload, "decision_date": "2026-01-15", "examples": 0,
 		"candidate": map[string]any{"slug": "acme/snap", "version": "v2"}, "baseline": map[string]any{"version": "v1"}})
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		r := call(t, f.Fixture, f.key, http.MethodGet, f.project+"/impact/"+id, nil)
-		run := obj(t, r.Body)
-		if run["state"] != "queued" && run["state"] != "running" {
-			t.Fatalf("the run ended before it could be cancelled: %v", run)
-		}
-		if obj(t, run["progress"])["rows_done"].(float64) > 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the run reported no progress")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	f.progressing(t, id)
 	r := call(t, f.Fixture, f.key, http.MethodPost, f.project+"/impact/"+id+"/cancel", nil)
 	want(t, r, http.StatusOK)
 	if run := obj(t, r.Body); run["state"] != "cancelled" || run["partial"] != true {
