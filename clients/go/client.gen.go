@@ -70,6 +70,24 @@ func (e CaseloadFormat) Valid() bool {
 	}
 }
 
+// Defines values for CaseloadFromLogRequestKind.
+const (
+	CaseloadFromLogRequestKindRulebook CaseloadFromLogRequestKind = "rulebook"
+	CaseloadFromLogRequestKindRuleset  CaseloadFromLogRequestKind = "ruleset"
+)
+
+// Valid indicates whether the value is a known member of the CaseloadFromLogRequestKind enum.
+func (e CaseloadFromLogRequestKind) Valid() bool {
+	switch e {
+	case CaseloadFromLogRequestKindRulebook:
+		return true
+	case CaseloadFromLogRequestKindRuleset:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CompletionKind.
 const (
 	CompletionKindField      CompletionKind = "field"
@@ -1144,6 +1162,52 @@ type AnonymousLimited struct {
 // AnonymousLimitedError defines model for AnonymousLimitedError.
 type AnonymousLimitedError string
 
+// AnswerLogging defines model for AnswerLogging.
+type AnswerLogging struct {
+	// Dropped Fields left out of the answers kept, sorted.
+	Dropped []string `json:"dropped"`
+
+	// Masked Fields whose answers are kept as the string [masked], sorted.
+	Masked []string `json:"masked"`
+
+	// RetentionDays Days a decision's answers are kept after it.
+	RetentionDays int64 `json:"retention_days"`
+
+	// SettingVersion Names this setting as written: new on every PUT, and carried by each decision kept under it (answers_logged.setting_version on the decision).
+	SettingVersion int64 `json:"setting_version"`
+
+	// Slug The slug whose decisions' answers are kept.
+	Slug      string    `json:"slug"`
+	UpdatedAt time.Time `json:"updated_at"`
+}
+
+// AnswerLoggingRequest defines model for AnswerLoggingRequest.
+type AnswerLoggingRequest struct {
+	// Dropped Fields to leave out of the answers kept.
+	Dropped *[]string `json:"dropped,omitempty"`
+
+	// Masked Fields whose answers are kept as the string [masked]: what the field was answered, not the answer.
+	Masked *[]string `json:"masked,omitempty"`
+
+	// RetentionDays Days a decision's answers are kept after it, 1 to 90.
+	RetentionDays int64 `json:"retention_days"`
+}
+
+// AnswersLogged defines model for AnswersLogged.
+type AnswersLogged struct {
+	// Dropped Fields left out of the answers kept.
+	Dropped []string `json:"dropped"`
+
+	// Masked Fields whose answers were kept as the string [masked].
+	Masked []string `json:"masked"`
+
+	// RetentionDays Days the answers are kept after the decision.
+	RetentionDays int64 `json:"retention_days"`
+
+	// SettingVersion The setting the answers were kept under (its setting_version).
+	SettingVersion int64 `json:"setting_version"`
+}
+
 // CancelOutcome defines model for CancelOutcome.
 type CancelOutcome string
 
@@ -1226,6 +1290,30 @@ type CaseloadBadRows struct {
 
 // CaseloadFormat defines model for CaseloadFormat.
 type CaseloadFormat string
+
+// CaseloadFromLogRequest defines model for CaseloadFromLogRequest.
+type CaseloadFromLogRequest struct {
+	// Filename The caseload's name; default <slug with / as _>.log.jsonl.
+	Filename *string `json:"filename,omitempty"`
+
+	// Kind Whether slug is a ruleset's (the default) or a rulebook's.
+	Kind *CaseloadFromLogRequestKind `json:"kind,omitempty"`
+
+	// RetentionDays Days the caseload is kept, 1 to 90; 0 or absent means 90.
+	RetentionDays *int64 `json:"retention_days,omitempty"`
+
+	// Since The first decision time read; default the first logged.
+	Since *time.Time `json:"since,omitempty"`
+
+	// Slug The slug whose logged answers make the caseload.
+	Slug string `json:"slug"`
+
+	// Until Decisions from this time on are left out; default now.
+	Until *time.Time `json:"until,omitempty"`
+}
+
+// CaseloadFromLogRequestKind defines model for CaseloadFromLogRequestKind.
+type CaseloadFromLogRequestKind string
 
 // CaseloadList defines model for CaseloadList.
 type CaseloadList struct {
@@ -1400,6 +1488,9 @@ type CriterionSymbol struct {
 
 // Decision defines model for Decision.
 type Decision struct {
+	// AnswersLogged Present only when the decision's answers were kept: the slug's own tenant turned answer logging on (PUT /rulesets/{ruleset_id}/answer-logging or /rulebooks/{rulebook_id}/answer-logging) and this key is that tenant's. Absent otherwise, the default: the record then keeps only inputs_hash. See docs/decision-records.md#answer-logging.
+	AnswersLogged *AnswersLogged `json:"answers_logged,omitempty"`
+
 	// ChoiceContext With include_choice_context: every field's section and each OR-group's alternatives with their labels, fields and status (open, closed or satisfied).
 	ChoiceContext *ChoiceContext `json:"choice_context,omitempty"`
 
@@ -2435,6 +2526,27 @@ type Hint struct {
 	Message       string `json:"message"`
 }
 
+// ImpactCandidate defines model for ImpactCandidate.
+type ImpactCandidate struct {
+	// ReleaseId With rulebook: a release of it, by UUID or exact two-word label; default the release in force.
+	ReleaseId *string `json:"release_id,omitempty"`
+
+	// Rulebook One of the tenant's rulebooks, by id (rb_...) or slug, instead of slug and version. The baseline is then its release in force (leave baseline out).
+	Rulebook *string `json:"rulebook,omitempty"`
+
+	// RulesetId With rulebook and section_id: the tenant's cut of that section (an exact ruleset_id) proposed in its place.
+	RulesetId *string `json:"ruleset_id,omitempty"`
+
+	// SectionId With rulebook and ruleset_id: the section whose member the proposal replaces, as promoting ruleset_id would.
+	SectionId *string `json:"section_id,omitempty"`
+
+	// Slug The ruleset's slug, with version.
+	Slug *string `json:"slug,omitempty"`
+
+	// Version The version under the slug, v<N> (or N).
+	Version *string `json:"version,omitempty"`
+}
+
 // ImpactItem defines model for ImpactItem.
 type ImpactItem struct {
 	// Count The count; null when it is from 1 to fewer_than - 1.
@@ -2509,8 +2621,8 @@ type ImpactRequest struct {
 	// Baseline The rules in force: a version of slug, or without version the cut in force on decision_date; slug defaults to the candidate's.
 	Baseline *RulesetPick `json:"baseline,omitempty"`
 
-	// Candidate A published version of the tenant's ruleset (slug and version, both required); omitted, the project's draft.
-	Candidate *RulesetPick `json:"candidate,omitempty"`
+	// Candidate A published version of the tenant's ruleset (slug and version, both required), or one of the tenant's rulebooks (rulebook, with release_id, or section_id and ruleset_id, or all three); omitted, the project's draft.
+	Candidate *ImpactCandidate `json:"candidate,omitempty"`
 
 	// CaseloadId The caseload to decide, cld_ and 16 URL-safe characters.
 	CaseloadId string `json:"caseload_id"`
@@ -2522,12 +2634,30 @@ type ImpactRequest struct {
 	Examples *int64 `json:"examples,omitempty"`
 }
 
+// ImpactRulebook defines model for ImpactRulebook.
+type ImpactRulebook struct {
+	// BaselineReleaseId The release in force when the run was started: the baseline.
+	BaselineReleaseId string `json:"baseline_release_id"`
+
+	// CandidateReleaseId The candidate's release.
+	CandidateReleaseId string `json:"candidate_release_id"`
+
+	// RulebookId The rulebook, rb_...
+	RulebookId string `json:"rulebook_id"`
+
+	// SectionId The section whose member the candidate replaces; empty for a release as it is.
+	SectionId string `json:"section_id"`
+
+	// SectionRulesetId The cut proposed for that section; empty for a release as it is.
+	SectionRulesetId string `json:"section_ruleset_id"`
+}
+
 // ImpactRun defines model for ImpactRun.
 type ImpactRun struct {
-	// BaselineRulesetId The concrete ruleset_id of the baseline.
+	// BaselineRulesetId The concrete ruleset_id of the baseline; empty for a run of a rulebook.
 	BaselineRulesetId string `json:"baseline_ruleset_id"`
 
-	// CandidateRulesetId The concrete ruleset_id of the candidate; null when it is the project's draft.
+	// CandidateRulesetId The concrete ruleset_id of the candidate; null when it is the project's draft or a rulebook.
 	CandidateRulesetId *string   `json:"candidate_ruleset_id"`
 	CaseloadId         string    `json:"caseload_id"`
 	CreatedAt          time.Time `json:"created_at"`
@@ -2547,6 +2677,9 @@ type ImpactRun struct {
 
 	// Report The report, once the run has ended with one; absent before, and in lists.
 	Report *ImpactReport `json:"report,omitempty"`
+
+	// Rulebook What a run of a rulebook compares (then baseline_ruleset_id is empty); null for a run of rulesets.
+	Rulebook *ImpactRulebook `json:"rulebook,omitempty"`
 
 	// RunId imp_ and 16 URL-safe characters.
 	RunId     string         `json:"run_id"`
@@ -3746,7 +3879,7 @@ type SourceUploadRequest struct {
 
 // SuggestCasesRequest defines model for SuggestCasesRequest.
 type SuggestCasesRequest struct {
-	// DecisionDate The date the suggested cases are decided as of, and carry when the draft reads decision_date(); YYYY-MM-DD, default today.
+	// DecisionDate The date the suggested cases of a draft that reads decision_date() are decided as of and carry; YYYY-MM-DD, default today. A draft that does not read it gets cases without a date, found as of the first day of its effective period, the day its tests are decided as of.
 	DecisionDate *string `json:"decision_date,omitempty"`
 }
 
@@ -4152,6 +4285,17 @@ type UploadProjectCaseload422JSONResponseBody struct {
 	union json.RawMessage
 }
 
+// MakeProjectCaseloadFromLogParams defines parameters for MakeProjectCaseloadFromLog.
+type MakeProjectCaseloadFromLogParams struct {
+	// IdempotencyKey Makes a retry safe: a repeat with the same key within 24 hours gets the first answer. 1 to 255 printable ASCII characters, e.g. a UUID.
+	IdempotencyKey *string `json:"Idempotency-Key,omitempty"`
+}
+
+// MakeProjectCaseloadFromLog422JSONResponseBody defines parameters for MakeProjectCaseloadFromLog.
+type MakeProjectCaseloadFromLog422JSONResponseBody struct {
+	union json.RawMessage
+}
+
 // DiscoverProjectFieldsParams defines parameters for DiscoverProjectFields.
 type DiscoverProjectFieldsParams struct {
 	// XProviderKey The provider key; never stored.
@@ -4482,6 +4626,9 @@ type DecideJSONRequestBody = DecisionRequest
 // CreateProjectJSONRequestBody defines body for CreateProject for application/json ContentType.
 type CreateProjectJSONRequestBody = ProjectCreateRequest
 
+// MakeProjectCaseloadFromLogJSONRequestBody defines body for MakeProjectCaseloadFromLog for application/json ContentType.
+type MakeProjectCaseloadFromLogJSONRequestBody = CaseloadFromLogRequest
+
 // DiscoverProjectFieldsJSONRequestBody defines body for DiscoverProjectFields for application/json ContentType.
 type DiscoverProjectFieldsJSONRequestBody = GenerateRequest
 
@@ -4542,6 +4689,9 @@ type CreateRulebookJSONRequestBody = CreateRulebookRequest
 // UpdateRulebookJSONRequestBody defines body for UpdateRulebook for application/json ContentType.
 type UpdateRulebookJSONRequestBody = UpdateRulebookRequest
 
+// PutRulebookAnswerLoggingJSONRequestBody defines body for PutRulebookAnswerLogging for application/json ContentType.
+type PutRulebookAnswerLoggingJSONRequestBody = AnswerLoggingRequest
+
 // SetRulebookFieldsJSONRequestBody defines body for SetRulebookFields for application/json ContentType.
 type SetRulebookFieldsJSONRequestBody = RulebookFieldsRequest
 
@@ -4550,6 +4700,9 @@ type PromoteRulesetToLiveJSONRequestBody = PromoteRequest
 
 // SetRulebookVisibilityJSONRequestBody defines body for SetRulebookVisibility for application/json ContentType.
 type SetRulebookVisibilityJSONRequestBody = RulebookVisibilityRequest
+
+// PutRulesetAnswerLoggingJSONRequestBody defines body for PutRulesetAnswerLogging for application/json ContentType.
+type PutRulesetAnswerLoggingJSONRequestBody = AnswerLoggingRequest
 
 // ExplainRulesetFailureJSONRequestBody defines body for ExplainRulesetFailure for application/json ContentType.
 type ExplainRulesetFailureJSONRequestBody = ExplainFailureRequest
@@ -5542,6 +5695,68 @@ func (t UploadProjectCaseload422JSONResponseBody) MarshalJSON() ([]byte, error) 
 }
 
 func (t *UploadProjectCaseload422JSONResponseBody) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsValidationError returns the union data inside the MakeProjectCaseloadFromLog422JSONResponseBody as a ValidationError
+func (t MakeProjectCaseloadFromLog422JSONResponseBody) AsValidationError() (ValidationError, error) {
+	var body ValidationError
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromValidationError overwrites any union data inside the MakeProjectCaseloadFromLog422JSONResponseBody as the provided ValidationError
+func (t *MakeProjectCaseloadFromLog422JSONResponseBody) FromValidationError(v ValidationError) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeValidationError performs a merge with any union data inside the MakeProjectCaseloadFromLog422JSONResponseBody, using the provided ValidationError
+func (t *MakeProjectCaseloadFromLog422JSONResponseBody) MergeValidationError(v ValidationError) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsProblemError returns the union data inside the MakeProjectCaseloadFromLog422JSONResponseBody as a ProblemError
+func (t MakeProjectCaseloadFromLog422JSONResponseBody) AsProblemError() (ProblemError, error) {
+	var body ProblemError
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromProblemError overwrites any union data inside the MakeProjectCaseloadFromLog422JSONResponseBody as the provided ProblemError
+func (t *MakeProjectCaseloadFromLog422JSONResponseBody) FromProblemError(v ProblemError) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeProblemError performs a merge with any union data inside the MakeProjectCaseloadFromLog422JSONResponseBody, using the provided ProblemError
+func (t *MakeProjectCaseloadFromLog422JSONResponseBody) MergeProblemError(v ProblemError) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t MakeProjectCaseloadFromLog422JSONResponseBody) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *MakeProjectCaseloadFromLog422JSONResponseBody) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }
@@ -7916,7 +8131,7 @@ type ClientInterface interface {
 
 	// UploadProjectCaseloadWithBody Upload a caseload
 	//
-	// Keeps a file of applicants' answers for impact runs (docs/impact.md): the body is the file itself, JSON Lines (`application/x-ndjson`) or CSV (`text/csv`), one case per line or record as `eligo impact` reads it. `format` (jsonl or csv) overrides the Content-Type; without either, a `filename` ending in .csv is CSV and anything else JSON Lines. The file is read row by row as a run reads it before it is kept: a row that cannot be read (not JSON, a cell too many, a decision_date that is not a date) is counted under `bad_rows` by reason with its first line numbers, and the upload goes on. A CSV cell's type is checked by each run, against its rulesets' fields. `retention_days` (1 to 90, default 90) is how long the caseload is kept; it is deleted with its impact runs then, or by DELETE. Limits: 33554432 bytes and 1000000 rows per file (413 `caseload_too_large`), 20 caseloads per project (413 `caseload_limit`), and the request body cap of a keyed caller. A caseload is private to its tenant: another tenant's is 404, and no operation ever returns its answers, only its counts.
+	// Keeps a file of applicants' answers for impact runs (docs/impact.md): the body is the file itself, JSON Lines (`application/x-ndjson`) or CSV (`text/csv`), one case per line or record as `eligo impact` reads it. `format` (jsonl or csv) overrides the Content-Type; without either, a `filename` ending in .csv is CSV and anything else JSON Lines. The file is read row by row as a run reads it while it streams in and is kept, never held whole: a row that cannot be read (not JSON, a cell too many, a decision_date that is not a date) is counted under `bad_rows` by reason with its first line numbers, and the upload goes on. A CSV cell's type is checked by each run, against its rulesets' fields. `retention_days` (1 to 90, default 90) is how long the caseload is kept; it is deleted with its impact runs then, or by DELETE. Limits: 33554432 bytes and 1000000 rows per file (413 `caseload_too_large`), 20 caseloads per project (413 `caseload_limit`), and the request body cap of a keyed caller. A caseload is private to its tenant: another tenant's is 404, and no operation ever returns its answers, only its counts.
 	//
 	// Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
 	//
@@ -7926,6 +8141,32 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /projects/{project_id}/caseloads (the `UploadProjectCaseload` operationId).
 	UploadProjectCaseloadWithBody(ctx context.Context, projectId string, params *UploadProjectCaseloadParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// MakeProjectCaseloadFromLogWithBody Make a caseload from the decision log
+	//
+	// Writes the answers answer logging kept for one of the tenant's slugs (PUT /rulesets/{ruleset_id}/answer-logging, docs/decision-records.md#answer-logging) as a JSON Lines caseload of the project: one line per decision made from `since` up to, not including, `until` (default: every decision logged, up to now) whose answers are still kept, in decision order, each `{"field_values": <the answers as kept>, "decision_date": <its decision date>, "reference": <its decision_id>}`. A masked answer is the string `[masked]`, which a run counts under `undecided`. The caseload is then kept exactly as an upload is, with the same check, limits (33554432 bytes and 1000000 rows, 413 `caseload_too_large`; 20 caseloads per project, 413 `caseload_limit`) and `retention_days` (1 to 90, default 90), and impact runs take it like any caseload. The slug must be the tenant's own ruleset's (`kind` ruleset, the default) or rulebook's; any other is 404. A caseload is private to its tenant: another tenant's is 404, and no operation ever returns its answers, only its counts.
+	//
+	// Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
+	//
+	// Access: API key with scope `projects:write`. Metering class: `projects`.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /projects/{project_id}/caseloads/from-log (the `MakeProjectCaseloadFromLog` operationId).
+	MakeProjectCaseloadFromLogWithBody(ctx context.Context, projectId string, params *MakeProjectCaseloadFromLogParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// MakeProjectCaseloadFromLog Make a caseload from the decision log
+	//
+	// Writes the answers answer logging kept for one of the tenant's slugs (PUT /rulesets/{ruleset_id}/answer-logging, docs/decision-records.md#answer-logging) as a JSON Lines caseload of the project: one line per decision made from `since` up to, not including, `until` (default: every decision logged, up to now) whose answers are still kept, in decision order, each `{"field_values": <the answers as kept>, "decision_date": <its decision date>, "reference": <its decision_id>}`. A masked answer is the string `[masked]`, which a run counts under `undecided`. The caseload is then kept exactly as an upload is, with the same check, limits (33554432 bytes and 1000000 rows, 413 `caseload_too_large`; 20 caseloads per project, 413 `caseload_limit`) and `retention_days` (1 to 90, default 90), and impact runs take it like any caseload. The slug must be the tenant's own ruleset's (`kind` ruleset, the default) or rulebook's; any other is 404. A caseload is private to its tenant: another tenant's is 404, and no operation ever returns its answers, only its counts.
+	//
+	// Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
+	//
+	// Access: API key with scope `projects:write`. Metering class: `projects`.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /projects/{project_id}/caseloads/from-log (the `MakeProjectCaseloadFromLog` operationId).
+	MakeProjectCaseloadFromLog(ctx context.Context, projectId string, params *MakeProjectCaseloadFromLogParams, body MakeProjectCaseloadFromLogJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// DeleteProjectCaseload Delete a caseload
 	//
@@ -8216,7 +8457,7 @@ type ClientInterface interface {
 
 	// StartImpactRunWithBody Start an impact run
 	//
-	// Decides every case of one of the project's caseloads on a baseline and a candidate ruleset, in the background, and counts what changed (docs/impact.md). `candidate` names a published version of the tenant's ruleset by `slug` and `version` (v<N>); omitted, the candidate is the project's draft as it is now (it must compile). `baseline` names a version by `slug` and `version`; without `version` it is the cut in force on `decision_date` under `slug`, and without `slug` under the candidate's slug (422 `nothing_published` when nothing is published there). Each case is decided as of its own `decision_date`, else as of the run's `decision_date` (default today). `examples` (0 to 100, default 5) is how many references each transition keeps. The answer is 202 with the run queued; GET .../impact/{run_id} follows its `progress` (rows done of the caseload's rows) to its end, and POST .../cancel stops it within a second, keeping the report of what it decided, marked `partial`. A run takes a CPU slot of the server's heavy-work gate, within its tenant's share, for as long as it decides; it is stopped after 10m0s (the report so far kept, `partial`). A tenant may have 2 runs queued or running at once: another start is 429 `tenant_impact_limit` with `Retry-After`. Privacy: only the tenant that owns the project sees its runs (another tenant gets 404); a run's report carries counts, never answers. Every count of the report from 1 to 9 is shown as `{"count": null, "fewer_than": 10}` instead of its value (an exact count has `fewer_than` null; zero is shown as 0: a count of no one identifies no one). What identifies a case (the transitions' `examples`, the references the file gave, and the line numbers of bad rows, unread answers and undecided cases) is shown only to a key carrying `caseloads:read`; for any other key those lists are empty. docs/impact.md#who-sees-what.
+	// Decides every case of one of the project's caseloads on a baseline and a candidate ruleset, in the background, and counts what changed (docs/impact.md). `candidate` names a published version of the tenant's ruleset by `slug` and `version` (v<N>); omitted, the candidate is the project's draft as it is now (it must compile). `candidate` may instead name one of the tenant's rulebooks: `rulebook` with `release_id` (a release), or with `section_id` and `ruleset_id` (the release in force, or `release_id`, with that section's member replaced by that cut of the section, as promoting it would); the baseline is then the rulebook's release in force (leave `baseline` out; 422 `nothing_published` when it has none), and the proposal must compose (docs/impact.md#rulebook-candidates). `baseline` names a version by `slug` and `version`; without `version` it is the cut in force on `decision_date` under `slug`, and without `slug` under the candidate's slug (422 `nothing_published` when nothing is published there). Each case is decided as of its own `decision_date`, else as of the run's `decision_date` (default today). `examples` (0 to 100, default 5) is how many references each transition keeps. The answer is 202 with the run queued; GET .../impact/{run_id} follows its `progress` (rows done of the caseload's rows) to its end, and POST .../cancel stops it within a second, keeping the report of what it decided, marked `partial`. A run is cut into parts at row boundaries, each a background job any server takes, and the parts' reports are merged in file order into the run's; each part takes a CPU slot of its server's heavy-work gate, within its tenant's share, for as long as it decides. A run is stopped 10m0s after it starts (the report so far kept, `partial`). A tenant may have 2 runs queued or running at once: another start is 429 `tenant_impact_limit` with `Retry-After`. Privacy: only the tenant that owns the project sees its runs (another tenant gets 404); a run's report carries counts, never answers. Every count of the report from 1 to 9 is shown as `{"count": null, "fewer_than": 10}` instead of its value (an exact count has `fewer_than` null; zero is shown as 0: a count of no one identifies no one). What identifies a case (the transitions' `examples`, the references the file gave, and the line numbers of bad rows, unread answers and undecided cases) is shown only to a key carrying `caseloads:read`; for any other key those lists are empty. docs/impact.md#who-sees-what.
 	//
 	// Access: API key with scope `projects:write`. Metering class: `projects`.
 	//
@@ -8227,7 +8468,7 @@ type ClientInterface interface {
 
 	// StartImpactRun Start an impact run
 	//
-	// Decides every case of one of the project's caseloads on a baseline and a candidate ruleset, in the background, and counts what changed (docs/impact.md). `candidate` names a published version of the tenant's ruleset by `slug` and `version` (v<N>); omitted, the candidate is the project's draft as it is now (it must compile). `baseline` names a version by `slug` and `version`; without `version` it is the cut in force on `decision_date` under `slug`, and without `slug` under the candidate's slug (422 `nothing_published` when nothing is published there). Each case is decided as of its own `decision_date`, else as of the run's `decision_date` (default today). `examples` (0 to 100, default 5) is how many references each transition keeps. The answer is 202 with the run queued; GET .../impact/{run_id} follows its `progress` (rows done of the caseload's rows) to its end, and POST .../cancel stops it within a second, keeping the report of what it decided, marked `partial`. A run takes a CPU slot of the server's heavy-work gate, within its tenant's share, for as long as it decides; it is stopped after 10m0s (the report so far kept, `partial`). A tenant may have 2 runs queued or running at once: another start is 429 `tenant_impact_limit` with `Retry-After`. Privacy: only the tenant that owns the project sees its runs (another tenant gets 404); a run's report carries counts, never answers. Every count of the report from 1 to 9 is shown as `{"count": null, "fewer_than": 10}` instead of its value (an exact count has `fewer_than` null; zero is shown as 0: a count of no one identifies no one). What identifies a case (the transitions' `examples`, the references the file gave, and the line numbers of bad rows, unread answers and undecided cases) is shown only to a key carrying `caseloads:read`; for any other key those lists are empty. docs/impact.md#who-sees-what.
+	// Decides every case of one of the project's caseloads on a baseline and a candidate ruleset, in the background, and counts what changed (docs/impact.md). `candidate` names a published version of the tenant's ruleset by `slug` and `version` (v<N>); omitted, the candidate is the project's draft as it is now (it must compile). `candidate` may instead name one of the tenant's rulebooks: `rulebook` with `release_id` (a release), or with `section_id` and `ruleset_id` (the release in force, or `release_id`, with that section's member replaced by that cut of the section, as promoting it would); the baseline is then the rulebook's release in force (leave `baseline` out; 422 `nothing_published` when it has none), and the proposal must compose (docs/impact.md#rulebook-candidates). `baseline` names a version by `slug` and `version`; without `version` it is the cut in force on `decision_date` under `slug`, and without `slug` under the candidate's slug (422 `nothing_published` when nothing is published there). Each case is decided as of its own `decision_date`, else as of the run's `decision_date` (default today). `examples` (0 to 100, default 5) is how many references each transition keeps. The answer is 202 with the run queued; GET .../impact/{run_id} follows its `progress` (rows done of the caseload's rows) to its end, and POST .../cancel stops it within a second, keeping the report of what it decided, marked `partial`. A run is cut into parts at row boundaries, each a background job any server takes, and the parts' reports are merged in file order into the run's; each part takes a CPU slot of its server's heavy-work gate, within its tenant's share, for as long as it decides. A run is stopped 10m0s after it starts (the report so far kept, `partial`). A tenant may have 2 runs queued or running at once: another start is 429 `tenant_impact_limit` with `Retry-After`. Privacy: only the tenant that owns the project sees its runs (another tenant gets 404); a run's report carries counts, never answers. Every count of the report from 1 to 9 is shown as `{"count": null, "fewer_than": 10}` instead of its value (an exact count has `fewer_than` null; zero is shown as 0: a count of no one identifies no one). What identifies a case (the transitions' `examples`, the references the file gave, and the line numbers of bad rows, unread answers and undecided cases) is shown only to a key carrying `caseloads:read`; for any other key those lists are empty. docs/impact.md#who-sees-what.
 	//
 	// Access: API key with scope `projects:write`. Metering class: `projects`.
 	//
@@ -8523,6 +8764,46 @@ type ClientInterface interface {
 	// Corresponds with POST /rulebooks/{rulebook_id}/activate (the `ActivateRulebook` operationId).
 	ActivateRulebook(ctx context.Context, rulebookId string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// DeleteRulebookAnswerLogging Turn answer logging off
+	//
+	// Turns the rulebook's answer logging off (404 when it was off). The answers already kept stay until their retention ends. Answer logging keeps, for each decision a key of the slug's own tenant makes under it, the request's `field_values` with the `dropped` fields left out and the `masked` fields' answers replaced by the string `[masked]`, for `retention_days` days; decisions by anonymous callers and other tenants' keys are never kept. A project reads them back as a caseload (POST /projects/{project_id}/caseloads/from-log). Off by default, when a decision record keeps only the inputs hash. Only the slug's tenant sees or changes its setting; anyone else gets 404. Other processes of the service see a change within a few seconds. See docs/decision-records.md#answer-logging.
+	//
+	// Access: API key with scope `rulebooks:write`. Metering class: `rulebooks`.
+	//
+	// Corresponds with DELETE /rulebooks/{rulebook_id}/answer-logging (the `DeleteRulebookAnswerLogging` operationId).
+	DeleteRulebookAnswerLogging(ctx context.Context, rulebookId string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetRulebookAnswerLogging Read the answer logging setting
+	//
+	// The rulebook's answer logging setting; 404 when it is off. Answer logging keeps, for each decision a key of the slug's own tenant makes under it, the request's `field_values` with the `dropped` fields left out and the `masked` fields' answers replaced by the string `[masked]`, for `retention_days` days; decisions by anonymous callers and other tenants' keys are never kept. A project reads them back as a caseload (POST /projects/{project_id}/caseloads/from-log). Off by default, when a decision record keeps only the inputs hash. Only the slug's tenant sees or changes its setting; anyone else gets 404. Other processes of the service see a change within a few seconds. See docs/decision-records.md#answer-logging.
+	//
+	// Access: API key with scope `rulebooks:read`. Metering class: `rulebooks`.
+	//
+	// Corresponds with GET /rulebooks/{rulebook_id}/answer-logging (the `GetRulebookAnswerLogging` operationId).
+	GetRulebookAnswerLogging(ctx context.Context, rulebookId string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PutRulebookAnswerLoggingWithBody Turn answer logging on
+	//
+	// Writes the rulebook's answer logging setting, as a new `setting_version`. The slug of the rulebook named (a slug, or a concrete id whose slug is meant) is the one logged. `dropped` and `masked` name top-level fields of the rulebook in force (the fields its schema lists that are not a person's), at most 500 each; a field named in both is dropped. An unknown field is refused with 422, naming it. `retention_days` is 1 to 90. Answer logging keeps, for each decision a key of the slug's own tenant makes under it, the request's `field_values` with the `dropped` fields left out and the `masked` fields' answers replaced by the string `[masked]`, for `retention_days` days; decisions by anonymous callers and other tenants' keys are never kept. A project reads them back as a caseload (POST /projects/{project_id}/caseloads/from-log). Off by default, when a decision record keeps only the inputs hash. Only the slug's tenant sees or changes its setting; anyone else gets 404. Other processes of the service see a change within a few seconds. See docs/decision-records.md#answer-logging.
+	//
+	// Access: API key with scope `rulebooks:write`. Metering class: `rulebooks`.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /rulebooks/{rulebook_id}/answer-logging (the `PutRulebookAnswerLogging` operationId).
+	PutRulebookAnswerLoggingWithBody(ctx context.Context, rulebookId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PutRulebookAnswerLogging Turn answer logging on
+	//
+	// Writes the rulebook's answer logging setting, as a new `setting_version`. The slug of the rulebook named (a slug, or a concrete id whose slug is meant) is the one logged. `dropped` and `masked` name top-level fields of the rulebook in force (the fields its schema lists that are not a person's), at most 500 each; a field named in both is dropped. An unknown field is refused with 422, naming it. `retention_days` is 1 to 90. Answer logging keeps, for each decision a key of the slug's own tenant makes under it, the request's `field_values` with the `dropped` fields left out and the `masked` fields' answers replaced by the string `[masked]`, for `retention_days` days; decisions by anonymous callers and other tenants' keys are never kept. A project reads them back as a caseload (POST /projects/{project_id}/caseloads/from-log). Off by default, when a decision record keeps only the inputs hash. Only the slug's tenant sees or changes its setting; anyone else gets 404. Other processes of the service see a change within a few seconds. See docs/decision-records.md#answer-logging.
+	//
+	// Access: API key with scope `rulebooks:write`. Metering class: `rulebooks`.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /rulebooks/{rulebook_id}/answer-logging (the `PutRulebookAnswerLogging` operationId).
+	PutRulebookAnswerLogging(ctx context.Context, rulebookId string, body PutRulebookAnswerLoggingJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ArchiveRulebook Archive a rulebook
 	//
 	// Archives the rulebook: it leaves the public catalogue and refuses edits until activated again. Its releases still serve decisions by release_id, and its current release still answers /decide. Archiving twice is harmless. A rulebook id (rb_...) or its slug, with each `/` sent as `%2F`.
@@ -8657,6 +8938,46 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /rulesets (the `ListRulesets` operationId).
 	ListRulesets(ctx context.Context, params *ListRulesetsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteRulesetAnswerLogging Turn answer logging off
+	//
+	// Turns the ruleset's answer logging off (404 when it was off). The answers already kept stay until their retention ends. Answer logging keeps, for each decision a key of the slug's own tenant makes under it, the request's `field_values` with the `dropped` fields left out and the `masked` fields' answers replaced by the string `[masked]`, for `retention_days` days; decisions by anonymous callers and other tenants' keys are never kept. A project reads them back as a caseload (POST /projects/{project_id}/caseloads/from-log). Off by default, when a decision record keeps only the inputs hash. Only the slug's tenant sees or changes its setting; anyone else gets 404. Other processes of the service see a change within a few seconds. See docs/decision-records.md#answer-logging.
+	//
+	// Access: API key with scope `rulesets:write`. Metering class: `rulesets`.
+	//
+	// Corresponds with DELETE /rulesets/{ruleset_id}/answer-logging (the `DeleteRulesetAnswerLogging` operationId).
+	DeleteRulesetAnswerLogging(ctx context.Context, rulesetId string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetRulesetAnswerLogging Read the answer logging setting
+	//
+	// The ruleset's answer logging setting; 404 when it is off. Answer logging keeps, for each decision a key of the slug's own tenant makes under it, the request's `field_values` with the `dropped` fields left out and the `masked` fields' answers replaced by the string `[masked]`, for `retention_days` days; decisions by anonymous callers and other tenants' keys are never kept. A project reads them back as a caseload (POST /projects/{project_id}/caseloads/from-log). Off by default, when a decision record keeps only the inputs hash. Only the slug's tenant sees or changes its setting; anyone else gets 404. Other processes of the service see a change within a few seconds. See docs/decision-records.md#answer-logging.
+	//
+	// Access: API key with scope `rulesets:read`. Metering class: `rulesets`.
+	//
+	// Corresponds with GET /rulesets/{ruleset_id}/answer-logging (the `GetRulesetAnswerLogging` operationId).
+	GetRulesetAnswerLogging(ctx context.Context, rulesetId string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PutRulesetAnswerLoggingWithBody Turn answer logging on
+	//
+	// Writes the ruleset's answer logging setting, as a new `setting_version`. The slug of the ruleset named (a slug, or a concrete id whose slug is meant) is the one logged. `dropped` and `masked` name top-level fields of the ruleset in force (the fields its schema lists that are not a person's), at most 500 each; a field named in both is dropped. An unknown field is refused with 422, naming it. `retention_days` is 1 to 90. Answer logging keeps, for each decision a key of the slug's own tenant makes under it, the request's `field_values` with the `dropped` fields left out and the `masked` fields' answers replaced by the string `[masked]`, for `retention_days` days; decisions by anonymous callers and other tenants' keys are never kept. A project reads them back as a caseload (POST /projects/{project_id}/caseloads/from-log). Off by default, when a decision record keeps only the inputs hash. Only the slug's tenant sees or changes its setting; anyone else gets 404. Other processes of the service see a change within a few seconds. See docs/decision-records.md#answer-logging.
+	//
+	// Access: API key with scope `rulesets:write`. Metering class: `rulesets`.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /rulesets/{ruleset_id}/answer-logging (the `PutRulesetAnswerLogging` operationId).
+	PutRulesetAnswerLoggingWithBody(ctx context.Context, rulesetId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PutRulesetAnswerLogging Turn answer logging on
+	//
+	// Writes the ruleset's answer logging setting, as a new `setting_version`. The slug of the ruleset named (a slug, or a concrete id whose slug is meant) is the one logged. `dropped` and `masked` name top-level fields of the ruleset in force (the fields its schema lists that are not a person's), at most 500 each; a field named in both is dropped. An unknown field is refused with 422, naming it. `retention_days` is 1 to 90. Answer logging keeps, for each decision a key of the slug's own tenant makes under it, the request's `field_values` with the `dropped` fields left out and the `masked` fields' answers replaced by the string `[masked]`, for `retention_days` days; decisions by anonymous callers and other tenants' keys are never kept. A project reads them back as a caseload (POST /projects/{project_id}/caseloads/from-log). Off by default, when a decision record keeps only the inputs hash. Only the slug's tenant sees or changes its setting; anyone else gets 404. Other processes of the service see a change within a few seconds. See docs/decision-records.md#answer-logging.
+	//
+	// Access: API key with scope `rulesets:write`. Metering class: `rulesets`.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /rulesets/{ruleset_id}/answer-logging (the `PutRulesetAnswerLogging` operationId).
+	PutRulesetAnswerLogging(ctx context.Context, rulesetId string, body PutRulesetAnswerLoggingJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ArchiveRuleset Archive a ruleset
 	//
@@ -8972,7 +9293,7 @@ func (c *Client) ListProjectCaseloads(ctx context.Context, projectId string, req
 
 // UploadProjectCaseloadWithBody Upload a caseload
 //
-// Keeps a file of applicants' answers for impact runs (docs/impact.md): the body is the file itself, JSON Lines (`application/x-ndjson`) or CSV (`text/csv`), one case per line or record as `eligo impact` reads it. `format` (jsonl or csv) overrides the Content-Type; without either, a `filename` ending in .csv is CSV and anything else JSON Lines. The file is read row by row as a run reads it before it is kept: a row that cannot be read (not JSON, a cell too many, a decision_date that is not a date) is counted under `bad_rows` by reason with its first line numbers, and the upload goes on. A CSV cell's type is checked by each run, against its rulesets' fields. `retention_days` (1 to 90, default 90) is how long the caseload is kept; it is deleted with its impact runs then, or by DELETE. Limits: 33554432 bytes and 1000000 rows per file (413 `caseload_too_large`), 20 caseloads per project (413 `caseload_limit`), and the request body cap of a keyed caller. A caseload is private to its tenant: another tenant's is 404, and no operation ever returns its answers, only its counts.
+// Keeps a file of applicants' answers for impact runs (docs/impact.md): the body is the file itself, JSON Lines (`application/x-ndjson`) or CSV (`text/csv`), one case per line or record as `eligo impact` reads it. `format` (jsonl or csv) overrides the Content-Type; without either, a `filename` ending in .csv is CSV and anything else JSON Lines. The file is read row by row as a run reads it while it streams in and is kept, never held whole: a row that cannot be read (not JSON, a cell too many, a decision_date that is not a date) is counted under `bad_rows` by reason with its first line numbers, and the upload goes on. A CSV cell's type is checked by each run, against its rulesets' fields. `retention_days` (1 to 90, default 90) is how long the caseload is kept; it is deleted with its impact runs then, or by DELETE. Limits: 33554432 bytes and 1000000 rows per file (413 `caseload_too_large`), 20 caseloads per project (413 `caseload_limit`), and the request body cap of a keyed caller. A caseload is private to its tenant: another tenant's is 404, and no operation ever returns its answers, only its counts.
 //
 // Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
 //
@@ -8983,6 +9304,52 @@ func (c *Client) ListProjectCaseloads(ctx context.Context, projectId string, req
 // Corresponds with POST /projects/{project_id}/caseloads (the `UploadProjectCaseload` operationId).
 func (c *Client) UploadProjectCaseloadWithBody(ctx context.Context, projectId string, params *UploadProjectCaseloadParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUploadProjectCaseloadRequestWithBody(c.Server, projectId, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// MakeProjectCaseloadFromLogWithBody Make a caseload from the decision log
+//
+// Writes the answers answer logging kept for one of the tenant's slugs (PUT /rulesets/{ruleset_id}/answer-logging, docs/decision-records.md#answer-logging) as a JSON Lines caseload of the project: one line per decision made from `since` up to, not including, `until` (default: every decision logged, up to now) whose answers are still kept, in decision order, each `{"field_values": <the answers as kept>, "decision_date": <its decision date>, "reference": <its decision_id>}`. A masked answer is the string `[masked]`, which a run counts under `undecided`. The caseload is then kept exactly as an upload is, with the same check, limits (33554432 bytes and 1000000 rows, 413 `caseload_too_large`; 20 caseloads per project, 413 `caseload_limit`) and `retention_days` (1 to 90, default 90), and impact runs take it like any caseload. The slug must be the tenant's own ruleset's (`kind` ruleset, the default) or rulebook's; any other is 404. A caseload is private to its tenant: another tenant's is 404, and no operation ever returns its answers, only its counts.
+//
+// Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
+//
+// Access: API key with scope `projects:write`. Metering class: `projects`.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /projects/{project_id}/caseloads/from-log (the `MakeProjectCaseloadFromLog` operationId).
+func (c *Client) MakeProjectCaseloadFromLogWithBody(ctx context.Context, projectId string, params *MakeProjectCaseloadFromLogParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewMakeProjectCaseloadFromLogRequestWithBody(c.Server, projectId, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// MakeProjectCaseloadFromLog Make a caseload from the decision log
+//
+// Writes the answers answer logging kept for one of the tenant's slugs (PUT /rulesets/{ruleset_id}/answer-logging, docs/decision-records.md#answer-logging) as a JSON Lines caseload of the project: one line per decision made from `since` up to, not including, `until` (default: every decision logged, up to now) whose answers are still kept, in decision order, each `{"field_values": <the answers as kept>, "decision_date": <its decision date>, "reference": <its decision_id>}`. A masked answer is the string `[masked]`, which a run counts under `undecided`. The caseload is then kept exactly as an upload is, with the same check, limits (33554432 bytes and 1000000 rows, 413 `caseload_too_large`; 20 caseloads per project, 413 `caseload_limit`) and `retention_days` (1 to 90, default 90), and impact runs take it like any caseload. The slug must be the tenant's own ruleset's (`kind` ruleset, the default) or rulebook's; any other is 404. A caseload is private to its tenant: another tenant's is 404, and no operation ever returns its answers, only its counts.
+//
+// Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
+//
+// Access: API key with scope `projects:write`. Metering class: `projects`.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /projects/{project_id}/caseloads/from-log (the `MakeProjectCaseloadFromLog` operationId).
+func (c *Client) MakeProjectCaseloadFromLog(ctx context.Context, projectId string, params *MakeProjectCaseloadFromLogParams, body MakeProjectCaseloadFromLogJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewMakeProjectCaseloadFromLogRequest(c.Server, projectId, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -9552,7 +9919,7 @@ func (c *Client) ListImpactRuns(ctx context.Context, projectId string, reqEditor
 
 // StartImpactRunWithBody Start an impact run
 //
-// Decides every case of one of the project's caseloads on a baseline and a candidate ruleset, in the background, and counts what changed (docs/impact.md). `candidate` names a published version of the tenant's ruleset by `slug` and `version` (v<N>); omitted, the candidate is the project's draft as it is now (it must compile). `baseline` names a version by `slug` and `version`; without `version` it is the cut in force on `decision_date` under `slug`, and without `slug` under the candidate's slug (422 `nothing_published` when nothing is published there). Each case is decided as of its own `decision_date`, else as of the run's `decision_date` (default today). `examples` (0 to 100, default 5) is how many references each transition keeps. The answer is 202 with the run queued; GET .../impact/{run_id} follows its `progress` (rows done of the caseload's rows) to its end, and POST .../cancel stops it within a second, keeping the report of what it decided, marked `partial`. A run takes a CPU slot of the server's heavy-work gate, within its tenant's share, for as long as it decides; it is stopped after 10m0s (the report so far kept, `partial`). A tenant may have 2 runs queued or running at once: another start is 429 `tenant_impact_limit` with `Retry-After`. Privacy: only the tenant that owns the project sees its runs (another tenant gets 404); a run's report carries counts, never answers. Every count of the report from 1 to 9 is shown as `{"count": null, "fewer_than": 10}` instead of its value (an exact count has `fewer_than` null; zero is shown as 0: a count of no one identifies no one). What identifies a case (the transitions' `examples`, the references the file gave, and the line numbers of bad rows, unread answers and undecided cases) is shown only to a key carrying `caseloads:read`; for any other key those lists are empty. docs/impact.md#who-sees-what.
+// Decides every case of one of the project's caseloads on a baseline and a candidate ruleset, in the background, and counts what changed (docs/impact.md). `candidate` names a published version of the tenant's ruleset by `slug` and `version` (v<N>); omitted, the candidate is the project's draft as it is now (it must compile). `candidate` may instead name one of the tenant's rulebooks: `rulebook` with `release_id` (a release), or with `section_id` and `ruleset_id` (the release in force, or `release_id`, with that section's member replaced by that cut of the section, as promoting it would); the baseline is then the rulebook's release in force (leave `baseline` out; 422 `nothing_published` when it has none), and the proposal must compose (docs/impact.md#rulebook-candidates). `baseline` names a version by `slug` and `version`; without `version` it is the cut in force on `decision_date` under `slug`, and without `slug` under the candidate's slug (422 `nothing_published` when nothing is published there). Each case is decided as of its own `decision_date`, else as of the run's `decision_date` (default today). `examples` (0 to 100, default 5) is how many references each transition keeps. The answer is 202 with the run queued; GET .../impact/{run_id} follows its `progress` (rows done of the caseload's rows) to its end, and POST .../cancel stops it within a second, keeping the report of what it decided, marked `partial`. A run is cut into parts at row boundaries, each a background job any server takes, and the parts' reports are merged in file order into the run's; each part takes a CPU slot of its server's heavy-work gate, within its tenant's share, for as long as it decides. A run is stopped 10m0s after it starts (the report so far kept, `partial`). A tenant may have 2 runs queued or running at once: another start is 429 `tenant_impact_limit` with `Retry-After`. Privacy: only the tenant that owns the project sees its runs (another tenant gets 404); a run's report carries counts, never answers. Every count of the report from 1 to 9 is shown as `{"count": null, "fewer_than": 10}` instead of its value (an exact count has `fewer_than` null; zero is shown as 0: a count of no one identifies no one). What identifies a case (the transitions' `examples`, the references the file gave, and the line numbers of bad rows, unread answers and undecided cases) is shown only to a key carrying `caseloads:read`; for any other key those lists are empty. docs/impact.md#who-sees-what.
 //
 // Access: API key with scope `projects:write`. Metering class: `projects`.
 //
@@ -9573,7 +9940,7 @@ func (c *Client) StartImpactRunWithBody(ctx context.Context, projectId string, c
 
 // StartImpactRun Start an impact run
 //
-// Decides every case of one of the project's caseloads on a baseline and a candidate ruleset, in the background, and counts what changed (docs/impact.md). `candidate` names a published version of the tenant's ruleset by `slug` and `version` (v<N>); omitted, the candidate is the project's draft as it is now (it must compile). `baseline` names a version by `slug` and `version`; without `version` it is the cut in force on `decision_date` under `slug`, and without `slug` under the candidate's slug (422 `nothing_published` when nothing is published there). Each case is decided as of its own `decision_date`, else as of the run's `decision_date` (default today). `examples` (0 to 100, default 5) is how many references each transition keeps. The answer is 202 with the run queued; GET .../impact/{run_id} follows its `progress` (rows done of the caseload's rows) to its end, and POST .../cancel stops it within a second, keeping the report of what it decided, marked `partial`. A run takes a CPU slot of the server's heavy-work gate, within its tenant's share, for as long as it decides; it is stopped after 10m0s (the report so far kept, `partial`). A tenant may have 2 runs queued or running at once: another start is 429 `tenant_impact_limit` with `Retry-After`. Privacy: only the tenant that owns the project sees its runs (another tenant gets 404); a run's report carries counts, never answers. Every count of the report from 1 to 9 is shown as `{"count": null, "fewer_than": 10}` instead of its value (an exact count has `fewer_than` null; zero is shown as 0: a count of no one identifies no one). What identifies a case (the transitions' `examples`, the references the file gave, and the line numbers of bad rows, unread answers and undecided cases) is shown only to a key carrying `caseloads:read`; for any other key those lists are empty. docs/impact.md#who-sees-what.
+// Decides every case of one of the project's caseloads on a baseline and a candidate ruleset, in the background, and counts what changed (docs/impact.md). `candidate` names a published version of the tenant's ruleset by `slug` and `version` (v<N>); omitted, the candidate is the project's draft as it is now (it must compile). `candidate` may instead name one of the tenant's rulebooks: `rulebook` with `release_id` (a release), or with `section_id` and `ruleset_id` (the release in force, or `release_id`, with that section's member replaced by that cut of the section, as promoting it would); the baseline is then the rulebook's release in force (leave `baseline` out; 422 `nothing_published` when it has none), and the proposal must compose (docs/impact.md#rulebook-candidates). `baseline` names a version by `slug` and `version`; without `version` it is the cut in force on `decision_date` under `slug`, and without `slug` under the candidate's slug (422 `nothing_published` when nothing is published there). Each case is decided as of its own `decision_date`, else as of the run's `decision_date` (default today). `examples` (0 to 100, default 5) is how many references each transition keeps. The answer is 202 with the run queued; GET .../impact/{run_id} follows its `progress` (rows done of the caseload's rows) to its end, and POST .../cancel stops it within a second, keeping the report of what it decided, marked `partial`. A run is cut into parts at row boundaries, each a background job any server takes, and the parts' reports are merged in file order into the run's; each part takes a CPU slot of its server's heavy-work gate, within its tenant's share, for as long as it decides. A run is stopped 10m0s after it starts (the report so far kept, `partial`). A tenant may have 2 runs queued or running at once: another start is 429 `tenant_impact_limit` with `Retry-After`. Privacy: only the tenant that owns the project sees its runs (another tenant gets 404); a run's report carries counts, never answers. Every count of the report from 1 to 9 is shown as `{"count": null, "fewer_than": 10}` instead of its value (an exact count has `fewer_than` null; zero is shown as 0: a count of no one identifies no one). What identifies a case (the transitions' `examples`, the references the file gave, and the line numbers of bad rows, unread answers and undecided cases) is shown only to a key carrying `caseloads:read`; for any other key those lists are empty. docs/impact.md#who-sees-what.
 //
 // Access: API key with scope `projects:write`. Metering class: `projects`.
 //
@@ -10149,6 +10516,86 @@ func (c *Client) ActivateRulebook(ctx context.Context, rulebookId string, reqEdi
 	return c.Client.Do(req)
 }
 
+// DeleteRulebookAnswerLogging Turn answer logging off
+//
+// Turns the rulebook's answer logging off (404 when it was off). The answers already kept stay until their retention ends. Answer logging keeps, for each decision a key of the slug's own tenant makes under it, the request's `field_values` with the `dropped` fields left out and the `masked` fields' answers replaced by the string `[masked]`, for `retention_days` days; decisions by anonymous callers and other tenants' keys are never kept. A project reads them back as a caseload (POST /projects/{project_id}/caseloads/from-log). Off by default, when a decision record keeps only the inputs hash. Only the slug's tenant sees or changes its setting; anyone else gets 404. Other processes of the service see a change within a few seconds. See docs/decision-records.md#answer-logging.
+//
+// Access: API key with scope `rulebooks:write`. Metering class: `rulebooks`.
+//
+// Corresponds with DELETE /rulebooks/{rulebook_id}/answer-logging (the `DeleteRulebookAnswerLogging` operationId).
+func (c *Client) DeleteRulebookAnswerLogging(ctx context.Context, rulebookId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteRulebookAnswerLoggingRequest(c.Server, rulebookId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetRulebookAnswerLogging Read the answer logging setting
+//
+// The rulebook's answer logging setting; 404 when it is off. Answer logging keeps, for each decision a key of the slug's own tenant makes under it, the request's `field_values` with the `dropped` fields left out and the `masked` fields' answers replaced by the string `[masked]`, for `retention_days` days; decisions by anonymous callers and other tenants' keys are never kept. A project reads them back as a caseload (POST /projects/{project_id}/caseloads/from-log). Off by default, when a decision record keeps only the inputs hash. Only the slug's tenant sees or changes its setting; anyone else gets 404. Other processes of the service see a change within a few seconds. See docs/decision-records.md#answer-logging.
+//
+// Access: API key with scope `rulebooks:read`. Metering class: `rulebooks`.
+//
+// Corresponds with GET /rulebooks/{rulebook_id}/answer-logging (the `GetRulebookAnswerLogging` operationId).
+func (c *Client) GetRulebookAnswerLogging(ctx context.Context, rulebookId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetRulebookAnswerLoggingRequest(c.Server, rulebookId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PutRulebookAnswerLoggingWithBody Turn answer logging on
+//
+// Writes the rulebook's answer logging setting, as a new `setting_version`. The slug of the rulebook named (a slug, or a concrete id whose slug is meant) is the one logged. `dropped` and `masked` name top-level fields of the rulebook in force (the fields its schema lists that are not a person's), at most 500 each; a field named in both is dropped. An unknown field is refused with 422, naming it. `retention_days` is 1 to 90. Answer logging keeps, for each decision a key of the slug's own tenant makes under it, the request's `field_values` with the `dropped` fields left out and the `masked` fields' answers replaced by the string `[masked]`, for `retention_days` days; decisions by anonymous callers and other tenants' keys are never kept. A project reads them back as a caseload (POST /projects/{project_id}/caseloads/from-log). Off by default, when a decision record keeps only the inputs hash. Only the slug's tenant sees or changes its setting; anyone else gets 404. Other processes of the service see a change within a few seconds. See docs/decision-records.md#answer-logging.
+//
+// Access: API key with scope `rulebooks:write`. Metering class: `rulebooks`.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /rulebooks/{rulebook_id}/answer-logging (the `PutRulebookAnswerLogging` operationId).
+func (c *Client) PutRulebookAnswerLoggingWithBody(ctx context.Context, rulebookId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPutRulebookAnswerLoggingRequestWithBody(c.Server, rulebookId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PutRulebookAnswerLogging Turn answer logging on
+//
+// Writes the rulebook's answer logging setting, as a new `setting_version`. The slug of the rulebook named (a slug, or a concrete id whose slug is meant) is the one logged. `dropped` and `masked` name top-level fields of the rulebook in force (the fields its schema lists that are not a person's), at most 500 each; a field named in both is dropped. An unknown field is refused with 422, naming it. `retention_days` is 1 to 90. Answer logging keeps, for each decision a key of the slug's own tenant makes under it, the request's `field_values` with the `dropped` fields left out and the `masked` fields' answers replaced by the string `[masked]`, for `retention_days` days; decisions by anonymous callers and other tenants' keys are never kept. A project reads them back as a caseload (POST /projects/{project_id}/caseloads/from-log). Off by default, when a decision record keeps only the inputs hash. Only the slug's tenant sees or changes its setting; anyone else gets 404. Other processes of the service see a change within a few seconds. See docs/decision-records.md#answer-logging.
+//
+// Access: API key with scope `rulebooks:write`. Metering class: `rulebooks`.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /rulebooks/{rulebook_id}/answer-logging (the `PutRulebookAnswerLogging` operationId).
+func (c *Client) PutRulebookAnswerLogging(ctx context.Context, rulebookId string, body PutRulebookAnswerLoggingJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPutRulebookAnswerLoggingRequest(c.Server, rulebookId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // ArchiveRulebook Archive a rulebook
 //
 // Archives the rulebook: it leaves the public catalogue and refuses edits until activated again. Its releases still serve decisions by release_id, and its current release still answers /decide. Archiving twice is harmless. A rulebook id (rb_...) or its slug, with each `/` sent as `%2F`.
@@ -10404,6 +10851,86 @@ func (c *Client) SetRulebookVisibility(ctx context.Context, rulebookId string, b
 // Corresponds with GET /rulesets (the `ListRulesets` operationId).
 func (c *Client) ListRulesets(ctx context.Context, params *ListRulesetsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListRulesetsRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteRulesetAnswerLogging Turn answer logging off
+//
+// Turns the ruleset's answer logging off (404 when it was off). The answers already kept stay until their retention ends. Answer logging keeps, for each decision a key of the slug's own tenant makes under it, the request's `field_values` with the `dropped` fields left out and the `masked` fields' answers replaced by the string `[masked]`, for `retention_days` days; decisions by anonymous callers and other tenants' keys are never kept. A project reads them back as a caseload (POST /projects/{project_id}/caseloads/from-log). Off by default, when a decision record keeps only the inputs hash. Only the slug's tenant sees or changes its setting; anyone else gets 404. Other processes of the service see a change within a few seconds. See docs/decision-records.md#answer-logging.
+//
+// Access: API key with scope `rulesets:write`. Metering class: `rulesets`.
+//
+// Corresponds with DELETE /rulesets/{ruleset_id}/answer-logging (the `DeleteRulesetAnswerLogging` operationId).
+func (c *Client) DeleteRulesetAnswerLogging(ctx context.Context, rulesetId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteRulesetAnswerLoggingRequest(c.Server, rulesetId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetRulesetAnswerLogging Read the answer logging setting
+//
+// The ruleset's answer logging setting; 404 when it is off. Answer logging keeps, for each decision a key of the slug's own tenant makes under it, the request's `field_values` with the `dropped` fields left out and the `masked` fields' answers replaced by the string `[masked]`, for `retention_days` days; decisions by anonymous callers and other tenants' keys are never kept. A project reads them back as a caseload (POST /projects/{project_id}/caseloads/from-log). Off by default, when a decision record keeps only the inputs hash. Only the slug's tenant sees or changes its setting; anyone else gets 404. Other processes of the service see a change within a few seconds. See docs/decision-records.md#answer-logging.
+//
+// Access: API key with scope `rulesets:read`. Metering class: `rulesets`.
+//
+// Corresponds with GET /rulesets/{ruleset_id}/answer-logging (the `GetRulesetAnswerLogging` operationId).
+func (c *Client) GetRulesetAnswerLogging(ctx context.Context, rulesetId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetRulesetAnswerLoggingRequest(c.Server, rulesetId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PutRulesetAnswerLoggingWithBody Turn answer logging on
+//
+// Writes the ruleset's answer logging setting, as a new `setting_version`. The slug of the ruleset named (a slug, or a concrete id whose slug is meant) is the one logged. `dropped` and `masked` name top-level fields of the ruleset in force (the fields its schema lists that are not a person's), at most 500 each; a field named in both is dropped. An unknown field is refused with 422, naming it. `retention_days` is 1 to 90. Answer logging keeps, for each decision a key of the slug's own tenant makes under it, the request's `field_values` with the `dropped` fields left out and the `masked` fields' answers replaced by the string `[masked]`, for `retention_days` days; decisions by anonymous callers and other tenants' keys are never kept. A project reads them back as a caseload (POST /projects/{project_id}/caseloads/from-log). Off by default, when a decision record keeps only the inputs hash. Only the slug's tenant sees or changes its setting; anyone else gets 404. Other processes of the service see a change within a few seconds. See docs/decision-records.md#answer-logging.
+//
+// Access: API key with scope `rulesets:write`. Metering class: `rulesets`.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /rulesets/{ruleset_id}/answer-logging (the `PutRulesetAnswerLogging` operationId).
+func (c *Client) PutRulesetAnswerLoggingWithBody(ctx context.Context, rulesetId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPutRulesetAnswerLoggingRequestWithBody(c.Server, rulesetId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PutRulesetAnswerLogging Turn answer logging on
+//
+// Writes the ruleset's answer logging setting, as a new `setting_version`. The slug of the ruleset named (a slug, or a concrete id whose slug is meant) is the one logged. `dropped` and `masked` name top-level fields of the ruleset in force (the fields its schema lists that are not a person's), at most 500 each; a field named in both is dropped. An unknown field is refused with 422, naming it. `retention_days` is 1 to 90. Answer logging keeps, for each decision a key of the slug's own tenant makes under it, the request's `field_values` with the `dropped` fields left out and the `masked` fields' answers replaced by the string `[masked]`, for `retention_days` days; decisions by anonymous callers and other tenants' keys are never kept. A project reads them back as a caseload (POST /projects/{project_id}/caseloads/from-log). Off by default, when a decision record keeps only the inputs hash. Only the slug's tenant sees or changes its setting; anyone else gets 404. Other processes of the service see a change within a few seconds. See docs/decision-records.md#answer-logging.
+//
+// Access: API key with scope `rulesets:write`. Metering class: `rulesets`.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /rulesets/{ruleset_id}/answer-logging (the `PutRulesetAnswerLogging` operationId).
+func (c *Client) PutRulesetAnswerLogging(ctx context.Context, rulesetId string, body PutRulesetAnswerLoggingJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPutRulesetAnswerLoggingRequest(c.Server, rulesetId, body)
 	if err != nil {
 		return nil, err
 	}
@@ -10993,6 +11520,68 @@ func NewUploadProjectCaseloadRequestWithBody(server string, projectId string, pa
 			}
 
 			req.Header.Set("Content-Type", headerParam1)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewMakeProjectCaseloadFromLogRequest calls the generic MakeProjectCaseloadFromLog builder with application/json body
+func NewMakeProjectCaseloadFromLogRequest(server string, projectId string, params *MakeProjectCaseloadFromLogParams, body MakeProjectCaseloadFromLogJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewMakeProjectCaseloadFromLogRequestWithBody(server, projectId, params, "application/json", bodyReader)
+}
+
+// NewMakeProjectCaseloadFromLogRequestWithBody constructs an http.Request for the MakeProjectCaseloadFromLog method, with any body, and a specified content type
+func NewMakeProjectCaseloadFromLogRequestWithBody(server string, projectId string, params *MakeProjectCaseloadFromLogParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "project_id", projectId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/projects/%s/caseloads/from-log", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
 		}
 
 	}
@@ -12790,6 +13379,121 @@ func NewActivateRulebookRequest(server string, rulebookId string) (*http.Request
 	return req, nil
 }
 
+// NewDeleteRulebookAnswerLoggingRequest constructs an http.Request for the DeleteRulebookAnswerLogging method
+func NewDeleteRulebookAnswerLoggingRequest(server string, rulebookId string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "rulebook_id", rulebookId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/rulebooks/%s/answer-logging", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetRulebookAnswerLoggingRequest constructs an http.Request for the GetRulebookAnswerLogging method
+func NewGetRulebookAnswerLoggingRequest(server string, rulebookId string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "rulebook_id", rulebookId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/rulebooks/%s/answer-logging", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewPutRulebookAnswerLoggingRequest calls the generic PutRulebookAnswerLogging builder with application/json body
+func NewPutRulebookAnswerLoggingRequest(server string, rulebookId string, body PutRulebookAnswerLoggingJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPutRulebookAnswerLoggingRequestWithBody(server, rulebookId, "application/json", bodyReader)
+}
+
+// NewPutRulebookAnswerLoggingRequestWithBody constructs an http.Request for the PutRulebookAnswerLogging method, with any body, and a specified content type
+func NewPutRulebookAnswerLoggingRequestWithBody(server string, rulebookId string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "rulebook_id", rulebookId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/rulebooks/%s/answer-logging", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewArchiveRulebookRequest constructs an http.Request for the ArchiveRulebook method
 func NewArchiveRulebookRequest(server string, rulebookId string) (*http.Request, error) {
 	var err error
@@ -13399,6 +14103,121 @@ func NewListRulesetsRequest(server string, params *ListRulesetsParams) (*http.Re
 	return req, nil
 }
 
+// NewDeleteRulesetAnswerLoggingRequest constructs an http.Request for the DeleteRulesetAnswerLogging method
+func NewDeleteRulesetAnswerLoggingRequest(server string, rulesetId string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "ruleset_id", rulesetId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/rulesets/%s/answer-logging", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetRulesetAnswerLoggingRequest constructs an http.Request for the GetRulesetAnswerLogging method
+func NewGetRulesetAnswerLoggingRequest(server string, rulesetId string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "ruleset_id", rulesetId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/rulesets/%s/answer-logging", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewPutRulesetAnswerLoggingRequest calls the generic PutRulesetAnswerLogging builder with application/json body
+func NewPutRulesetAnswerLoggingRequest(server string, rulesetId string, body PutRulesetAnswerLoggingJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPutRulesetAnswerLoggingRequestWithBody(server, rulesetId, "application/json", bodyReader)
+}
+
+// NewPutRulesetAnswerLoggingRequestWithBody constructs an http.Request for the PutRulesetAnswerLogging method, with any body, and a specified content type
+func NewPutRulesetAnswerLoggingRequestWithBody(server string, rulesetId string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "ruleset_id", rulesetId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/rulesets/%s/answer-logging", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewArchiveRulesetRequest constructs an http.Request for the ArchiveRuleset method
 func NewArchiveRulesetRequest(server string, rulesetId string) (*http.Request, error) {
 	var err error
@@ -13937,7 +14756,7 @@ type ClientWithResponsesInterface interface {
 
 	// UploadProjectCaseloadWithBodyWithResponse Upload a caseload
 	//
-	// Keeps a file of applicants' answers for impact runs (docs/impact.md): the body is the file itself, JSON Lines (`application/x-ndjson`) or CSV (`text/csv`), one case per line or record as `eligo impact` reads it. `format` (jsonl or csv) overrides the Content-Type; without either, a `filename` ending in .csv is CSV and anything else JSON Lines. The file is read row by row as a run reads it before it is kept: a row that cannot be read (not JSON, a cell too many, a decision_date that is not a date) is counted under `bad_rows` by reason with its first line numbers, and the upload goes on. A CSV cell's type is checked by each run, against its rulesets' fields. `retention_days` (1 to 90, default 90) is how long the caseload is kept; it is deleted with its impact runs then, or by DELETE. Limits: 33554432 bytes and 1000000 rows per file (413 `caseload_too_large`), 20 caseloads per project (413 `caseload_limit`), and the request body cap of a keyed caller. A caseload is private to its tenant: another tenant's is 404, and no operation ever returns its answers, only its counts.
+	// Keeps a file of applicants' answers for impact runs (docs/impact.md): the body is the file itself, JSON Lines (`application/x-ndjson`) or CSV (`text/csv`), one case per line or record as `eligo impact` reads it. `format` (jsonl or csv) overrides the Content-Type; without either, a `filename` ending in .csv is CSV and anything else JSON Lines. The file is read row by row as a run reads it while it streams in and is kept, never held whole: a row that cannot be read (not JSON, a cell too many, a decision_date that is not a date) is counted under `bad_rows` by reason with its first line numbers, and the upload goes on. A CSV cell's type is checked by each run, against its rulesets' fields. `retention_days` (1 to 90, default 90) is how long the caseload is kept; it is deleted with its impact runs then, or by DELETE. Limits: 33554432 bytes and 1000000 rows per file (413 `caseload_too_large`), 20 caseloads per project (413 `caseload_limit`), and the request body cap of a keyed caller. A caseload is private to its tenant: another tenant's is 404, and no operation ever returns its answers, only its counts.
 	//
 	// Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
 	//
@@ -13947,6 +14766,32 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /projects/{project_id}/caseloads (the `UploadProjectCaseload` operationId).
 	UploadProjectCaseloadWithBodyWithResponse(ctx context.Context, projectId string, params *UploadProjectCaseloadParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UploadProjectCaseloadResponse, error)
+
+	// MakeProjectCaseloadFromLogWithBodyWithResponse Make a caseload from the decision log
+	//
+	// Writes the answers answer logging kept for one of the tenant's slugs (PUT /rulesets/{ruleset_id}/answer-logging, docs/decision-records.md#answer-logging) as a JSON Lines caseload of the project: one line per decision made from `since` up to, not including, `until` (default: every decision logged, up to now) whose answers are still kept, in decision order, each `{"field_values": <the answers as kept>, "decision_date": <its decision date>, "reference": <its decision_id>}`. A masked answer is the string `[masked]`, which a run counts under `undecided`. The caseload is then kept exactly as an upload is, with the same check, limits (33554432 bytes and 1000000 rows, 413 `caseload_too_large`; 20 caseloads per project, 413 `caseload_limit`) and `retention_days` (1 to 90, default 90), and impact runs take it like any caseload. The slug must be the tenant's own ruleset's (`kind` ruleset, the default) or rulebook's; any other is 404. A caseload is private to its tenant: another tenant's is 404, and no operation ever returns its answers, only its counts.
+	//
+	// Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
+	//
+	// Access: API key with scope `projects:write`. Metering class: `projects`.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /projects/{project_id}/caseloads/from-log (the `MakeProjectCaseloadFromLog` operationId).
+	MakeProjectCaseloadFromLogWithBodyWithResponse(ctx context.Context, projectId string, params *MakeProjectCaseloadFromLogParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*MakeProjectCaseloadFromLogResponse, error)
+
+	// MakeProjectCaseloadFromLogWithResponse Make a caseload from the decision log
+	//
+	// Writes the answers answer logging kept for one of the tenant's slugs (PUT /rulesets/{ruleset_id}/answer-logging, docs/decision-records.md#answer-logging) as a JSON Lines caseload of the project: one line per decision made from `since` up to, not including, `until` (default: every decision logged, up to now) whose answers are still kept, in decision order, each `{"field_values": <the answers as kept>, "decision_date": <its decision date>, "reference": <its decision_id>}`. A masked answer is the string `[masked]`, which a run counts under `undecided`. The caseload is then kept exactly as an upload is, with the same check, limits (33554432 bytes and 1000000 rows, 413 `caseload_too_large`; 20 caseloads per project, 413 `caseload_limit`) and `retention_days` (1 to 90, default 90), and impact runs take it like any caseload. The slug must be the tenant's own ruleset's (`kind` ruleset, the default) or rulebook's; any other is 404. A caseload is private to its tenant: another tenant's is 404, and no operation ever returns its answers, only its counts.
+	//
+	// Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
+	//
+	// Access: API key with scope `projects:write`. Metering class: `projects`.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /projects/{project_id}/caseloads/from-log (the `MakeProjectCaseloadFromLog` operationId).
+	MakeProjectCaseloadFromLogWithResponse(ctx context.Context, projectId string, params *MakeProjectCaseloadFromLogParams, body MakeProjectCaseloadFromLogJSONRequestBody, reqEditors ...RequestEditorFn) (*MakeProjectCaseloadFromLogResponse, error)
 
 	// DeleteProjectCaseloadWithResponse Delete a caseload
 	//
@@ -14251,7 +15096,7 @@ type ClientWithResponsesInterface interface {
 
 	// StartImpactRunWithBodyWithResponse Start an impact run
 	//
-	// Decides every case of one of the project's caseloads on a baseline and a candidate ruleset, in the background, and counts what changed (docs/impact.md). `candidate` names a published version of the tenant's ruleset by `slug` and `version` (v<N>); omitted, the candidate is the project's draft as it is now (it must compile). `baseline` names a version by `slug` and `version`; without `version` it is the cut in force on `decision_date` under `slug`, and without `slug` under the candidate's slug (422 `nothing_published` when nothing is published there). Each case is decided as of its own `decision_date`, else as of the run's `decision_date` (default today). `examples` (0 to 100, default 5) is how many references each transition keeps. The answer is 202 with the run queued; GET .../impact/{run_id} follows its `progress` (rows done of the caseload's rows) to its end, and POST .../cancel stops it within a second, keeping the report of what it decided, marked `partial`. A run takes a CPU slot of the server's heavy-work gate, within its tenant's share, for as long as it decides; it is stopped after 10m0s (the report so far kept, `partial`). A tenant may have 2 runs queued or running at once: another start is 429 `tenant_impact_limit` with `Retry-After`. Privacy: only the tenant that owns the project sees its runs (another tenant gets 404); a run's report carries counts, never answers. Every count of the report from 1 to 9 is shown as `{"count": null, "fewer_than": 10}` instead of its value (an exact count has `fewer_than` null; zero is shown as 0: a count of no one identifies no one). What identifies a case (the transitions' `examples`, the references the file gave, and the line numbers of bad rows, unread answers and undecided cases) is shown only to a key carrying `caseloads:read`; for any other key those lists are empty. docs/impact.md#who-sees-what.
+	// Decides every case of one of the project's caseloads on a baseline and a candidate ruleset, in the background, and counts what changed (docs/impact.md). `candidate` names a published version of the tenant's ruleset by `slug` and `version` (v<N>); omitted, the candidate is the project's draft as it is now (it must compile). `candidate` may instead name one of the tenant's rulebooks: `rulebook` with `release_id` (a release), or with `section_id` and `ruleset_id` (the release in force, or `release_id`, with that section's member replaced by that cut of the section, as promoting it would); the baseline is then the rulebook's release in force (leave `baseline` out; 422 `nothing_published` when it has none), and the proposal must compose (docs/impact.md#rulebook-candidates). `baseline` names a version by `slug` and `version`; without `version` it is the cut in force on `decision_date` under `slug`, and without `slug` under the candidate's slug (422 `nothing_published` when nothing is published there). Each case is decided as of its own `decision_date`, else as of the run's `decision_date` (default today). `examples` (0 to 100, default 5) is how many references each transition keeps. The answer is 202 with the run queued; GET .../impact/{run_id} follows its `progress` (rows done of the caseload's rows) to its end, and POST .../cancel stops it within a second, keeping the report of what it decided, marked `partial`. A run is cut into parts at row boundaries, each a background job any server takes, and the parts' reports are merged in file order into the run's; each part takes a CPU slot of its server's heavy-work gate, within its tenant's share, for as long as it decides. A run is stopped 10m0s after it starts (the report so far kept, `partial`). A tenant may have 2 runs queued or running at once: another start is 429 `tenant_impact_limit` with `Retry-After`. Privacy: only the tenant that owns the project sees its runs (another tenant gets 404); a run's report carries counts, never answers. Every count of the report from 1 to 9 is shown as `{"count": null, "fewer_than": 10}` instead of its value (an exact count has `fewer_than` null; zero is shown as 0: a count of no one identifies no one). What identifies a case (the transitions' `examples`, the references the file gave, and the line numbers of bad rows, unread answers and undecided cases) is shown only to a key carrying `caseloads:read`; for any other key those lists are empty. docs/impact.md#who-sees-what.
 	//
 	// Access: API key with scope `projects:write`. Metering class: `projects`.
 	//
@@ -14262,7 +15107,7 @@ type ClientWithResponsesInterface interface {
 
 	// StartImpactRunWithResponse Start an impact run
 	//
-	// Decides every case of one of the project's caseloads on a baseline and a candidate ruleset, in the background, and counts what changed (docs/impact.md). `candidate` names a published version of the tenant's ruleset by `slug` and `version` (v<N>); omitted, the candidate is the project's draft as it is now (it must compile). `baseline` names a version by `slug` and `version`; without `version` it is the cut in force on `decision_date` under `slug`, and without `slug` under the candidate's slug (422 `nothing_published` when nothing is published there). Each case is decided as of its own `decision_date`, else as of the run's `decision_date` (default today). `examples` (0 to 100, default 5) is how many references each transition keeps. The answer is 202 with the run queued; GET .../impact/{run_id} follows its `progress` (rows done of the caseload's rows) to its end, and POST .../cancel stops it within a second, keeping the report of what it decided, marked `partial`. A run takes a CPU slot of the server's heavy-work gate, within its tenant's share, for as long as it decides; it is stopped after 10m0s (the report so far kept, `partial`). A tenant may have 2 runs queued or running at once: another start is 429 `tenant_impact_limit` with `Retry-After`. Privacy: only the tenant that owns the project sees its runs (another tenant gets 404); a run's report carries counts, never answers. Every count of the report from 1 to 9 is shown as `{"count": null, "fewer_than": 10}` instead of its value (an exact count has `fewer_than` null; zero is shown as 0: a count of no one identifies no one). What identifies a case (the transitions' `examples`, the references the file gave, and the line numbers of bad rows, unread answers and undecided cases) is shown only to a key carrying `caseloads:read`; for any other key those lists are empty. docs/impact.md#who-sees-what.
+	// Decides every case of one of the project's caseloads on a baseline and a candidate ruleset, in the background, and counts what changed (docs/impact.md). `candidate` names a published version of the tenant's ruleset by `slug` and `version` (v<N>); omitted, the candidate is the project's draft as it is now (it must compile). `candidate` may instead name one of the tenant's rulebooks: `rulebook` with `release_id` (a release), or with `section_id` and `ruleset_id` (the release in force, or `release_id`, with that section's member replaced by that cut of the section, as promoting it would); the baseline is then the rulebook's release in force (leave `baseline` out; 422 `nothing_published` when it has none), and the proposal must compose (docs/impact.md#rulebook-candidates). `baseline` names a version by `slug` and `version`; without `version` it is the cut in force on `decision_date` under `slug`, and without `slug` under the candidate's slug (422 `nothing_published` when nothing is published there). Each case is decided as of its own `decision_date`, else as of the run's `decision_date` (default today). `examples` (0 to 100, default 5) is how many references each transition keeps. The answer is 202 with the run queued; GET .../impact/{run_id} follows its `progress` (rows done of the caseload's rows) to its end, and POST .../cancel stops it within a second, keeping the report of what it decided, marked `partial`. A run is cut into parts at row boundaries, each a background job any server takes, and the parts' reports are merged in file order into the run's; each part takes a CPU slot of its server's heavy-work gate, within its tenant's share, for as long as it decides. A run is stopped 10m0s after it starts (the report so far kept, `partial`). A tenant may have 2 runs queued or running at once: another start is 429 `tenant_impact_limit` with `Retry-After`. Privacy: only the tenant that owns the project sees its runs (another tenant gets 404); a run's report carries counts, never answers. Every count of the report from 1 to 9 is shown as `{"count": null, "fewer_than": 10}` instead of its value (an exact count has `fewer_than` null; zero is shown as 0: a count of no one identifies no one). What identifies a case (the transitions' `examples`, the references the file gave, and the line numbers of bad rows, unread answers and undecided cases) is shown only to a key carrying `caseloads:read`; for any other key those lists are empty. docs/impact.md#who-sees-what.
 	//
 	// Access: API key with scope `projects:write`. Metering class: `projects`.
 	//
@@ -14580,6 +15425,50 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /rulebooks/{rulebook_id}/activate (the `ActivateRulebook` operationId).
 	ActivateRulebookWithResponse(ctx context.Context, rulebookId string, reqEditors ...RequestEditorFn) (*ActivateRulebookResponse, error)
 
+	// DeleteRulebookAnswerLoggingWithResponse Turn answer logging off
+	//
+	// Turns the rulebook's answer logging off (404 when it was off). The answers already kept stay until their retention ends. Answer logging keeps, for each decision a key of the slug's own tenant makes under it, the request's `field_values` with the `dropped` fields left out and the `masked` fields' answers replaced by the string `[masked]`, for `retention_days` days; decisions by anonymous callers and other tenants' keys are never kept. A project reads them back as a caseload (POST /projects/{project_id}/caseloads/from-log). Off by default, when a decision record keeps only the inputs hash. Only the slug's tenant sees or changes its setting; anyone else gets 404. Other processes of the service see a change within a few seconds. See docs/decision-records.md#answer-logging.
+	//
+	// Access: API key with scope `rulebooks:write`. Metering class: `rulebooks`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /rulebooks/{rulebook_id}/answer-logging (the `DeleteRulebookAnswerLogging` operationId).
+	DeleteRulebookAnswerLoggingWithResponse(ctx context.Context, rulebookId string, reqEditors ...RequestEditorFn) (*DeleteRulebookAnswerLoggingResponse, error)
+
+	// GetRulebookAnswerLoggingWithResponse Read the answer logging setting
+	//
+	// The rulebook's answer logging setting; 404 when it is off. Answer logging keeps, for each decision a key of the slug's own tenant makes under it, the request's `field_values` with the `dropped` fields left out and the `masked` fields' answers replaced by the string `[masked]`, for `retention_days` days; decisions by anonymous callers and other tenants' keys are never kept. A project reads them back as a caseload (POST /projects/{project_id}/caseloads/from-log). Off by default, when a decision record keeps only the inputs hash. Only the slug's tenant sees or changes its setting; anyone else gets 404. Other processes of the service see a change within a few seconds. See docs/decision-records.md#answer-logging.
+	//
+	// Access: API key with scope `rulebooks:read`. Metering class: `rulebooks`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /rulebooks/{rulebook_id}/answer-logging (the `GetRulebookAnswerLogging` operationId).
+	GetRulebookAnswerLoggingWithResponse(ctx context.Context, rulebookId string, reqEditors ...RequestEditorFn) (*GetRulebookAnswerLoggingResponse, error)
+
+	// PutRulebookAnswerLoggingWithBodyWithResponse Turn answer logging on
+	//
+	// Writes the rulebook's answer logging setting, as a new `setting_version`. The slug of the rulebook named (a slug, or a concrete id whose slug is meant) is the one logged. `dropped` and `masked` name top-level fields of the rulebook in force (the fields its schema lists that are not a person's), at most 500 each; a field named in both is dropped. An unknown field is refused with 422, naming it. `retention_days` is 1 to 90. Answer logging keeps, for each decision a key of the slug's own tenant makes under it, the request's `field_values` with the `dropped` fields left out and the `masked` fields' answers replaced by the string `[masked]`, for `retention_days` days; decisions by anonymous callers and other tenants' keys are never kept. A project reads them back as a caseload (POST /projects/{project_id}/caseloads/from-log). Off by default, when a decision record keeps only the inputs hash. Only the slug's tenant sees or changes its setting; anyone else gets 404. Other processes of the service see a change within a few seconds. See docs/decision-records.md#answer-logging.
+	//
+	// Access: API key with scope `rulebooks:write`. Metering class: `rulebooks`.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /rulebooks/{rulebook_id}/answer-logging (the `PutRulebookAnswerLogging` operationId).
+	PutRulebookAnswerLoggingWithBodyWithResponse(ctx context.Context, rulebookId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PutRulebookAnswerLoggingResponse, error)
+
+	// PutRulebookAnswerLoggingWithResponse Turn answer logging on
+	//
+	// Writes the rulebook's answer logging setting, as a new `setting_version`. The slug of the rulebook named (a slug, or a concrete id whose slug is meant) is the one logged. `dropped` and `masked` name top-level fields of the rulebook in force (the fields its schema lists that are not a person's), at most 500 each; a field named in both is dropped. An unknown field is refused with 422, naming it. `retention_days` is 1 to 90. Answer logging keeps, for each decision a key of the slug's own tenant makes under it, the request's `field_values` with the `dropped` fields left out and the `masked` fields' answers replaced by the string `[masked]`, for `retention_days` days; decisions by anonymous callers and other tenants' keys are never kept. A project reads them back as a caseload (POST /projects/{project_id}/caseloads/from-log). Off by default, when a decision record keeps only the inputs hash. Only the slug's tenant sees or changes its setting; anyone else gets 404. Other processes of the service see a change within a few seconds. See docs/decision-records.md#answer-logging.
+	//
+	// Access: API key with scope `rulebooks:write`. Metering class: `rulebooks`.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /rulebooks/{rulebook_id}/answer-logging (the `PutRulebookAnswerLogging` operationId).
+	PutRulebookAnswerLoggingWithResponse(ctx context.Context, rulebookId string, body PutRulebookAnswerLoggingJSONRequestBody, reqEditors ...RequestEditorFn) (*PutRulebookAnswerLoggingResponse, error)
+
 	// ArchiveRulebookWithResponse Archive a rulebook
 	//
 	// Archives the rulebook: it leaves the public catalogue and refuses edits until activated again. Its releases still serve decisions by release_id, and its current release still answers /decide. Archiving twice is harmless. A rulebook id (rb_...) or its slug, with each `/` sent as `%2F`.
@@ -14728,6 +15617,50 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /rulesets (the `ListRulesets` operationId).
 	ListRulesetsWithResponse(ctx context.Context, params *ListRulesetsParams, reqEditors ...RequestEditorFn) (*ListRulesetsResponse, error)
+
+	// DeleteRulesetAnswerLoggingWithResponse Turn answer logging off
+	//
+	// Turns the ruleset's answer logging off (404 when it was off). The answers already kept stay until their retention ends. Answer logging keeps, for each decision a key of the slug's own tenant makes under it, the request's `field_values` with the `dropped` fields left out and the `masked` fields' answers replaced by the string `[masked]`, for `retention_days` days; decisions by anonymous callers and other tenants' keys are never kept. A project reads them back as a caseload (POST /projects/{project_id}/caseloads/from-log). Off by default, when a decision record keeps only the inputs hash. Only the slug's tenant sees or changes its setting; anyone else gets 404. Other processes of the service see a change within a few seconds. See docs/decision-records.md#answer-logging.
+	//
+	// Access: API key with scope `rulesets:write`. Metering class: `rulesets`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /rulesets/{ruleset_id}/answer-logging (the `DeleteRulesetAnswerLogging` operationId).
+	DeleteRulesetAnswerLoggingWithResponse(ctx context.Context, rulesetId string, reqEditors ...RequestEditorFn) (*DeleteRulesetAnswerLoggingResponse, error)
+
+	// GetRulesetAnswerLoggingWithResponse Read the answer logging setting
+	//
+	// The ruleset's answer logging setting; 404 when it is off. Answer logging keeps, for each decision a key of the slug's own tenant makes under it, the request's `field_values` with the `dropped` fields left out and the `masked` fields' answers replaced by the string `[masked]`, for `retention_days` days; decisions by anonymous callers and other tenants' keys are never kept. A project reads them back as a caseload (POST /projects/{project_id}/caseloads/from-log). Off by default, when a decision record keeps only the inputs hash. Only the slug's tenant sees or changes its setting; anyone else gets 404. Other processes of the service see a change within a few seconds. See docs/decision-records.md#answer-logging.
+	//
+	// Access: API key with scope `rulesets:read`. Metering class: `rulesets`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /rulesets/{ruleset_id}/answer-logging (the `GetRulesetAnswerLogging` operationId).
+	GetRulesetAnswerLoggingWithResponse(ctx context.Context, rulesetId string, reqEditors ...RequestEditorFn) (*GetRulesetAnswerLoggingResponse, error)
+
+	// PutRulesetAnswerLoggingWithBodyWithResponse Turn answer logging on
+	//
+	// Writes the ruleset's answer logging setting, as a new `setting_version`. The slug of the ruleset named (a slug, or a concrete id whose slug is meant) is the one logged. `dropped` and `masked` name top-level fields of the ruleset in force (the fields its schema lists that are not a person's), at most 500 each; a field named in both is dropped. An unknown field is refused with 422, naming it. `retention_days` is 1 to 90. Answer logging keeps, for each decision a key of the slug's own tenant makes under it, the request's `field_values` with the `dropped` fields left out and the `masked` fields' answers replaced by the string `[masked]`, for `retention_days` days; decisions by anonymous callers and other tenants' keys are never kept. A project reads them back as a caseload (POST /projects/{project_id}/caseloads/from-log). Off by default, when a decision record keeps only the inputs hash. Only the slug's tenant sees or changes its setting; anyone else gets 404. Other processes of the service see a change within a few seconds. See docs/decision-records.md#answer-logging.
+	//
+	// Access: API key with scope `rulesets:write`. Metering class: `rulesets`.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /rulesets/{ruleset_id}/answer-logging (the `PutRulesetAnswerLogging` operationId).
+	PutRulesetAnswerLoggingWithBodyWithResponse(ctx context.Context, rulesetId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PutRulesetAnswerLoggingResponse, error)
+
+	// PutRulesetAnswerLoggingWithResponse Turn answer logging on
+	//
+	// Writes the ruleset's answer logging setting, as a new `setting_version`. The slug of the ruleset named (a slug, or a concrete id whose slug is meant) is the one logged. `dropped` and `masked` name top-level fields of the ruleset in force (the fields its schema lists that are not a person's), at most 500 each; a field named in both is dropped. An unknown field is refused with 422, naming it. `retention_days` is 1 to 90. Answer logging keeps, for each decision a key of the slug's own tenant makes under it, the request's `field_values` with the `dropped` fields left out and the `masked` fields' answers replaced by the string `[masked]`, for `retention_days` days; decisions by anonymous callers and other tenants' keys are never kept. A project reads them back as a caseload (POST /projects/{project_id}/caseloads/from-log). Off by default, when a decision record keeps only the inputs hash. Only the slug's tenant sees or changes its setting; anyone else gets 404. Other processes of the service see a change within a few seconds. See docs/decision-records.md#answer-logging.
+	//
+	// Access: API key with scope `rulesets:write`. Metering class: `rulesets`.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /rulesets/{ruleset_id}/answer-logging (the `PutRulesetAnswerLogging` operationId).
+	PutRulesetAnswerLoggingWithResponse(ctx context.Context, rulesetId string, body PutRulesetAnswerLoggingJSONRequestBody, reqEditors ...RequestEditorFn) (*PutRulesetAnswerLoggingResponse, error)
 
 	// ArchiveRulesetWithResponse Archive a ruleset
 	//
@@ -16073,6 +17006,226 @@ func (r UploadProjectCaseloadResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r UploadProjectCaseloadResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// MakeProjectCaseloadFromLogResponse201Headers the declared response headers of an HTTP 201 response for MakeProjectCaseloadFromLog
+type MakeProjectCaseloadFromLogResponse201Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// MakeProjectCaseloadFromLogResponse400Headers the declared response headers of an HTTP 400 response for MakeProjectCaseloadFromLog
+type MakeProjectCaseloadFromLogResponse400Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// MakeProjectCaseloadFromLogResponse401Headers the declared response headers of an HTTP 401 response for MakeProjectCaseloadFromLog
+type MakeProjectCaseloadFromLogResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestId      string
+}
+
+// MakeProjectCaseloadFromLogResponse403Headers the declared response headers of an HTTP 403 response for MakeProjectCaseloadFromLog
+type MakeProjectCaseloadFromLogResponse403Headers struct {
+	XRequestId string
+}
+
+// MakeProjectCaseloadFromLogResponse404Headers the declared response headers of an HTTP 404 response for MakeProjectCaseloadFromLog
+type MakeProjectCaseloadFromLogResponse404Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// MakeProjectCaseloadFromLogResponse409Headers the declared response headers of an HTTP 409 response for MakeProjectCaseloadFromLog
+type MakeProjectCaseloadFromLogResponse409Headers struct {
+	RetryAfter          *int
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// MakeProjectCaseloadFromLogResponse413Headers the declared response headers of an HTTP 413 response for MakeProjectCaseloadFromLog
+type MakeProjectCaseloadFromLogResponse413Headers struct {
+	XRequestId string
+}
+
+// MakeProjectCaseloadFromLogResponse422Headers the declared response headers of an HTTP 422 response for MakeProjectCaseloadFromLog
+type MakeProjectCaseloadFromLogResponse422Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// MakeProjectCaseloadFromLogResponse429Headers the declared response headers of an HTTP 429 response for MakeProjectCaseloadFromLog
+type MakeProjectCaseloadFromLogResponse429Headers struct {
+	RetryAfter          *int
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// MakeProjectCaseloadFromLogResponse503Headers the declared response headers of an HTTP 503 response for MakeProjectCaseloadFromLog
+type MakeProjectCaseloadFromLogResponse503Headers struct {
+	RetryAfter *int
+	XRequestId string
+}
+
+// MakeProjectCaseloadFromLogResponseDefaultHeaders the declared response headers of an HTTP default response for MakeProjectCaseloadFromLog
+type MakeProjectCaseloadFromLogResponseDefaultHeaders struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+type MakeProjectCaseloadFromLogResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *Caseload
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *ProblemError
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *ProblemError
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *ProblemError
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFoundError
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *ProblemError
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *ProblemError
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *MakeProjectCaseloadFromLog422JSONResponseBody
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *ProblemError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ProblemError
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *ProblemError
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *MakeProjectCaseloadFromLogResponse201Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *MakeProjectCaseloadFromLogResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *MakeProjectCaseloadFromLogResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *MakeProjectCaseloadFromLogResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *MakeProjectCaseloadFromLogResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *MakeProjectCaseloadFromLogResponse409Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *MakeProjectCaseloadFromLogResponse413Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *MakeProjectCaseloadFromLogResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *MakeProjectCaseloadFromLogResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *MakeProjectCaseloadFromLogResponse503Headers
+	// HeadersDefault the parsed response headers for an HTTP default response
+	HeadersDefault *MakeProjectCaseloadFromLogResponseDefaultHeaders
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r MakeProjectCaseloadFromLogResponse) GetJSON201() *Caseload {
+	return r.JSON201
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r MakeProjectCaseloadFromLogResponse) GetJSON400() *ProblemError {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r MakeProjectCaseloadFromLogResponse) GetJSON401() *ProblemError {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r MakeProjectCaseloadFromLogResponse) GetJSON403() *ProblemError {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r MakeProjectCaseloadFromLogResponse) GetJSON404() *NotFoundError {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r MakeProjectCaseloadFromLogResponse) GetJSON409() *ProblemError {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r MakeProjectCaseloadFromLogResponse) GetJSON413() *ProblemError {
+	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r MakeProjectCaseloadFromLogResponse) GetJSON422() *MakeProjectCaseloadFromLog422JSONResponseBody {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r MakeProjectCaseloadFromLogResponse) GetJSON429() *ProblemError {
+	return r.JSON429
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r MakeProjectCaseloadFromLogResponse) GetJSON503() *ProblemError {
+	return r.JSON503
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r MakeProjectCaseloadFromLogResponse) GetJSONDefault() *ProblemError {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r MakeProjectCaseloadFromLogResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r MakeProjectCaseloadFromLogResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r MakeProjectCaseloadFromLogResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r MakeProjectCaseloadFromLogResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -22954,6 +24107,520 @@ func (r ActivateRulebookResponse) ContentType() string {
 	return ""
 }
 
+// DeleteRulebookAnswerLoggingResponse204Headers the declared response headers of an HTTP 204 response for DeleteRulebookAnswerLogging
+type DeleteRulebookAnswerLoggingResponse204Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// DeleteRulebookAnswerLoggingResponse401Headers the declared response headers of an HTTP 401 response for DeleteRulebookAnswerLogging
+type DeleteRulebookAnswerLoggingResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestId      string
+}
+
+// DeleteRulebookAnswerLoggingResponse403Headers the declared response headers of an HTTP 403 response for DeleteRulebookAnswerLogging
+type DeleteRulebookAnswerLoggingResponse403Headers struct {
+	XRequestId string
+}
+
+// DeleteRulebookAnswerLoggingResponse404Headers the declared response headers of an HTTP 404 response for DeleteRulebookAnswerLogging
+type DeleteRulebookAnswerLoggingResponse404Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// DeleteRulebookAnswerLoggingResponse422Headers the declared response headers of an HTTP 422 response for DeleteRulebookAnswerLogging
+type DeleteRulebookAnswerLoggingResponse422Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// DeleteRulebookAnswerLoggingResponse429Headers the declared response headers of an HTTP 429 response for DeleteRulebookAnswerLogging
+type DeleteRulebookAnswerLoggingResponse429Headers struct {
+	RetryAfter          *int
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// DeleteRulebookAnswerLoggingResponse503Headers the declared response headers of an HTTP 503 response for DeleteRulebookAnswerLogging
+type DeleteRulebookAnswerLoggingResponse503Headers struct {
+	RetryAfter *int
+	XRequestId string
+}
+
+// DeleteRulebookAnswerLoggingResponseDefaultHeaders the declared response headers of an HTTP default response for DeleteRulebookAnswerLogging
+type DeleteRulebookAnswerLoggingResponseDefaultHeaders struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+type DeleteRulebookAnswerLoggingResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *ProblemError
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *ProblemError
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFoundError
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationError
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *ProblemError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ProblemError
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *ProblemError
+	// Headers204 the parsed response headers for an HTTP 204 response
+	Headers204 *DeleteRulebookAnswerLoggingResponse204Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *DeleteRulebookAnswerLoggingResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *DeleteRulebookAnswerLoggingResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *DeleteRulebookAnswerLoggingResponse404Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *DeleteRulebookAnswerLoggingResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *DeleteRulebookAnswerLoggingResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteRulebookAnswerLoggingResponse503Headers
+	// HeadersDefault the parsed response headers for an HTTP default response
+	HeadersDefault *DeleteRulebookAnswerLoggingResponseDefaultHeaders
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DeleteRulebookAnswerLoggingResponse) GetJSON401() *ProblemError {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r DeleteRulebookAnswerLoggingResponse) GetJSON403() *ProblemError {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r DeleteRulebookAnswerLoggingResponse) GetJSON404() *NotFoundError {
+	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r DeleteRulebookAnswerLoggingResponse) GetJSON422() *ValidationError {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r DeleteRulebookAnswerLoggingResponse) GetJSON429() *ProblemError {
+	return r.JSON429
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DeleteRulebookAnswerLoggingResponse) GetJSON503() *ProblemError {
+	return r.JSON503
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r DeleteRulebookAnswerLoggingResponse) GetJSONDefault() *ProblemError {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteRulebookAnswerLoggingResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteRulebookAnswerLoggingResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteRulebookAnswerLoggingResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteRulebookAnswerLoggingResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetRulebookAnswerLoggingResponse200Headers the declared response headers of an HTTP 200 response for GetRulebookAnswerLogging
+type GetRulebookAnswerLoggingResponse200Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// GetRulebookAnswerLoggingResponse401Headers the declared response headers of an HTTP 401 response for GetRulebookAnswerLogging
+type GetRulebookAnswerLoggingResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestId      string
+}
+
+// GetRulebookAnswerLoggingResponse403Headers the declared response headers of an HTTP 403 response for GetRulebookAnswerLogging
+type GetRulebookAnswerLoggingResponse403Headers struct {
+	XRequestId string
+}
+
+// GetRulebookAnswerLoggingResponse404Headers the declared response headers of an HTTP 404 response for GetRulebookAnswerLogging
+type GetRulebookAnswerLoggingResponse404Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// GetRulebookAnswerLoggingResponse422Headers the declared response headers of an HTTP 422 response for GetRulebookAnswerLogging
+type GetRulebookAnswerLoggingResponse422Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// GetRulebookAnswerLoggingResponse429Headers the declared response headers of an HTTP 429 response for GetRulebookAnswerLogging
+type GetRulebookAnswerLoggingResponse429Headers struct {
+	RetryAfter          *int
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// GetRulebookAnswerLoggingResponse503Headers the declared response headers of an HTTP 503 response for GetRulebookAnswerLogging
+type GetRulebookAnswerLoggingResponse503Headers struct {
+	RetryAfter *int
+	XRequestId string
+}
+
+// GetRulebookAnswerLoggingResponseDefaultHeaders the declared response headers of an HTTP default response for GetRulebookAnswerLogging
+type GetRulebookAnswerLoggingResponseDefaultHeaders struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+type GetRulebookAnswerLoggingResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *AnswerLogging
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *ProblemError
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *ProblemError
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFoundError
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationError
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *ProblemError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ProblemError
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *ProblemError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetRulebookAnswerLoggingResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetRulebookAnswerLoggingResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *GetRulebookAnswerLoggingResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *GetRulebookAnswerLoggingResponse404Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *GetRulebookAnswerLoggingResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetRulebookAnswerLoggingResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetRulebookAnswerLoggingResponse503Headers
+	// HeadersDefault the parsed response headers for an HTTP default response
+	HeadersDefault *GetRulebookAnswerLoggingResponseDefaultHeaders
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetRulebookAnswerLoggingResponse) GetJSON200() *AnswerLogging {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetRulebookAnswerLoggingResponse) GetJSON401() *ProblemError {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetRulebookAnswerLoggingResponse) GetJSON403() *ProblemError {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetRulebookAnswerLoggingResponse) GetJSON404() *NotFoundError {
+	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r GetRulebookAnswerLoggingResponse) GetJSON422() *ValidationError {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetRulebookAnswerLoggingResponse) GetJSON429() *ProblemError {
+	return r.JSON429
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetRulebookAnswerLoggingResponse) GetJSON503() *ProblemError {
+	return r.JSON503
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r GetRulebookAnswerLoggingResponse) GetJSONDefault() *ProblemError {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r GetRulebookAnswerLoggingResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetRulebookAnswerLoggingResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetRulebookAnswerLoggingResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetRulebookAnswerLoggingResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// PutRulebookAnswerLoggingResponse200Headers the declared response headers of an HTTP 200 response for PutRulebookAnswerLogging
+type PutRulebookAnswerLoggingResponse200Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// PutRulebookAnswerLoggingResponse401Headers the declared response headers of an HTTP 401 response for PutRulebookAnswerLogging
+type PutRulebookAnswerLoggingResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestId      string
+}
+
+// PutRulebookAnswerLoggingResponse403Headers the declared response headers of an HTTP 403 response for PutRulebookAnswerLogging
+type PutRulebookAnswerLoggingResponse403Headers struct {
+	XRequestId string
+}
+
+// PutRulebookAnswerLoggingResponse404Headers the declared response headers of an HTTP 404 response for PutRulebookAnswerLogging
+type PutRulebookAnswerLoggingResponse404Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// PutRulebookAnswerLoggingResponse413Headers the declared response headers of an HTTP 413 response for PutRulebookAnswerLogging
+type PutRulebookAnswerLoggingResponse413Headers struct {
+	XRequestId string
+}
+
+// PutRulebookAnswerLoggingResponse422Headers the declared response headers of an HTTP 422 response for PutRulebookAnswerLogging
+type PutRulebookAnswerLoggingResponse422Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// PutRulebookAnswerLoggingResponse429Headers the declared response headers of an HTTP 429 response for PutRulebookAnswerLogging
+type PutRulebookAnswerLoggingResponse429Headers struct {
+	RetryAfter          *int
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// PutRulebookAnswerLoggingResponse503Headers the declared response headers of an HTTP 503 response for PutRulebookAnswerLogging
+type PutRulebookAnswerLoggingResponse503Headers struct {
+	RetryAfter *int
+	XRequestId string
+}
+
+// PutRulebookAnswerLoggingResponseDefaultHeaders the declared response headers of an HTTP default response for PutRulebookAnswerLogging
+type PutRulebookAnswerLoggingResponseDefaultHeaders struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+type PutRulebookAnswerLoggingResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *AnswerLogging
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *ProblemError
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *ProblemError
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFoundError
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *ProblemError
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationError
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *ProblemError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ProblemError
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *ProblemError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *PutRulebookAnswerLoggingResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *PutRulebookAnswerLoggingResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *PutRulebookAnswerLoggingResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *PutRulebookAnswerLoggingResponse404Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *PutRulebookAnswerLoggingResponse413Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *PutRulebookAnswerLoggingResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *PutRulebookAnswerLoggingResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PutRulebookAnswerLoggingResponse503Headers
+	// HeadersDefault the parsed response headers for an HTTP default response
+	HeadersDefault *PutRulebookAnswerLoggingResponseDefaultHeaders
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PutRulebookAnswerLoggingResponse) GetJSON200() *AnswerLogging {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PutRulebookAnswerLoggingResponse) GetJSON401() *ProblemError {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PutRulebookAnswerLoggingResponse) GetJSON403() *ProblemError {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r PutRulebookAnswerLoggingResponse) GetJSON404() *NotFoundError {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r PutRulebookAnswerLoggingResponse) GetJSON413() *ProblemError {
+	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r PutRulebookAnswerLoggingResponse) GetJSON422() *ValidationError {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r PutRulebookAnswerLoggingResponse) GetJSON429() *ProblemError {
+	return r.JSON429
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PutRulebookAnswerLoggingResponse) GetJSON503() *ProblemError {
+	return r.JSON503
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r PutRulebookAnswerLoggingResponse) GetJSONDefault() *ProblemError {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r PutRulebookAnswerLoggingResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PutRulebookAnswerLoggingResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PutRulebookAnswerLoggingResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PutRulebookAnswerLoggingResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // ArchiveRulebookResponse200Headers the declared response headers of an HTTP 200 response for ArchiveRulebook
 type ArchiveRulebookResponse200Headers struct {
 	XRateLimitClass     *string
@@ -24725,6 +26392,520 @@ func (r ListRulesetsResponse) ContentType() string {
 	return ""
 }
 
+// DeleteRulesetAnswerLoggingResponse204Headers the declared response headers of an HTTP 204 response for DeleteRulesetAnswerLogging
+type DeleteRulesetAnswerLoggingResponse204Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// DeleteRulesetAnswerLoggingResponse401Headers the declared response headers of an HTTP 401 response for DeleteRulesetAnswerLogging
+type DeleteRulesetAnswerLoggingResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestId      string
+}
+
+// DeleteRulesetAnswerLoggingResponse403Headers the declared response headers of an HTTP 403 response for DeleteRulesetAnswerLogging
+type DeleteRulesetAnswerLoggingResponse403Headers struct {
+	XRequestId string
+}
+
+// DeleteRulesetAnswerLoggingResponse404Headers the declared response headers of an HTTP 404 response for DeleteRulesetAnswerLogging
+type DeleteRulesetAnswerLoggingResponse404Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// DeleteRulesetAnswerLoggingResponse422Headers the declared response headers of an HTTP 422 response for DeleteRulesetAnswerLogging
+type DeleteRulesetAnswerLoggingResponse422Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// DeleteRulesetAnswerLoggingResponse429Headers the declared response headers of an HTTP 429 response for DeleteRulesetAnswerLogging
+type DeleteRulesetAnswerLoggingResponse429Headers struct {
+	RetryAfter          *int
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// DeleteRulesetAnswerLoggingResponse503Headers the declared response headers of an HTTP 503 response for DeleteRulesetAnswerLogging
+type DeleteRulesetAnswerLoggingResponse503Headers struct {
+	RetryAfter *int
+	XRequestId string
+}
+
+// DeleteRulesetAnswerLoggingResponseDefaultHeaders the declared response headers of an HTTP default response for DeleteRulesetAnswerLogging
+type DeleteRulesetAnswerLoggingResponseDefaultHeaders struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+type DeleteRulesetAnswerLoggingResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *ProblemError
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *ProblemError
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFoundError
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationError
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *ProblemError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ProblemError
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *ProblemError
+	// Headers204 the parsed response headers for an HTTP 204 response
+	Headers204 *DeleteRulesetAnswerLoggingResponse204Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *DeleteRulesetAnswerLoggingResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *DeleteRulesetAnswerLoggingResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *DeleteRulesetAnswerLoggingResponse404Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *DeleteRulesetAnswerLoggingResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *DeleteRulesetAnswerLoggingResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteRulesetAnswerLoggingResponse503Headers
+	// HeadersDefault the parsed response headers for an HTTP default response
+	HeadersDefault *DeleteRulesetAnswerLoggingResponseDefaultHeaders
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DeleteRulesetAnswerLoggingResponse) GetJSON401() *ProblemError {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r DeleteRulesetAnswerLoggingResponse) GetJSON403() *ProblemError {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r DeleteRulesetAnswerLoggingResponse) GetJSON404() *NotFoundError {
+	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r DeleteRulesetAnswerLoggingResponse) GetJSON422() *ValidationError {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r DeleteRulesetAnswerLoggingResponse) GetJSON429() *ProblemError {
+	return r.JSON429
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DeleteRulesetAnswerLoggingResponse) GetJSON503() *ProblemError {
+	return r.JSON503
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r DeleteRulesetAnswerLoggingResponse) GetJSONDefault() *ProblemError {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteRulesetAnswerLoggingResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteRulesetAnswerLoggingResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteRulesetAnswerLoggingResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteRulesetAnswerLoggingResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetRulesetAnswerLoggingResponse200Headers the declared response headers of an HTTP 200 response for GetRulesetAnswerLogging
+type GetRulesetAnswerLoggingResponse200Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// GetRulesetAnswerLoggingResponse401Headers the declared response headers of an HTTP 401 response for GetRulesetAnswerLogging
+type GetRulesetAnswerLoggingResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestId      string
+}
+
+// GetRulesetAnswerLoggingResponse403Headers the declared response headers of an HTTP 403 response for GetRulesetAnswerLogging
+type GetRulesetAnswerLoggingResponse403Headers struct {
+	XRequestId string
+}
+
+// GetRulesetAnswerLoggingResponse404Headers the declared response headers of an HTTP 404 response for GetRulesetAnswerLogging
+type GetRulesetAnswerLoggingResponse404Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// GetRulesetAnswerLoggingResponse422Headers the declared response headers of an HTTP 422 response for GetRulesetAnswerLogging
+type GetRulesetAnswerLoggingResponse422Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// GetRulesetAnswerLoggingResponse429Headers the declared response headers of an HTTP 429 response for GetRulesetAnswerLogging
+type GetRulesetAnswerLoggingResponse429Headers struct {
+	RetryAfter          *int
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// GetRulesetAnswerLoggingResponse503Headers the declared response headers of an HTTP 503 response for GetRulesetAnswerLogging
+type GetRulesetAnswerLoggingResponse503Headers struct {
+	RetryAfter *int
+	XRequestId string
+}
+
+// GetRulesetAnswerLoggingResponseDefaultHeaders the declared response headers of an HTTP default response for GetRulesetAnswerLogging
+type GetRulesetAnswerLoggingResponseDefaultHeaders struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+type GetRulesetAnswerLoggingResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *AnswerLogging
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *ProblemError
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *ProblemError
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFoundError
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationError
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *ProblemError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ProblemError
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *ProblemError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetRulesetAnswerLoggingResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetRulesetAnswerLoggingResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *GetRulesetAnswerLoggingResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *GetRulesetAnswerLoggingResponse404Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *GetRulesetAnswerLoggingResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetRulesetAnswerLoggingResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetRulesetAnswerLoggingResponse503Headers
+	// HeadersDefault the parsed response headers for an HTTP default response
+	HeadersDefault *GetRulesetAnswerLoggingResponseDefaultHeaders
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetRulesetAnswerLoggingResponse) GetJSON200() *AnswerLogging {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetRulesetAnswerLoggingResponse) GetJSON401() *ProblemError {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetRulesetAnswerLoggingResponse) GetJSON403() *ProblemError {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetRulesetAnswerLoggingResponse) GetJSON404() *NotFoundError {
+	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r GetRulesetAnswerLoggingResponse) GetJSON422() *ValidationError {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetRulesetAnswerLoggingResponse) GetJSON429() *ProblemError {
+	return r.JSON429
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetRulesetAnswerLoggingResponse) GetJSON503() *ProblemError {
+	return r.JSON503
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r GetRulesetAnswerLoggingResponse) GetJSONDefault() *ProblemError {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r GetRulesetAnswerLoggingResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetRulesetAnswerLoggingResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetRulesetAnswerLoggingResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetRulesetAnswerLoggingResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// PutRulesetAnswerLoggingResponse200Headers the declared response headers of an HTTP 200 response for PutRulesetAnswerLogging
+type PutRulesetAnswerLoggingResponse200Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// PutRulesetAnswerLoggingResponse401Headers the declared response headers of an HTTP 401 response for PutRulesetAnswerLogging
+type PutRulesetAnswerLoggingResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestId      string
+}
+
+// PutRulesetAnswerLoggingResponse403Headers the declared response headers of an HTTP 403 response for PutRulesetAnswerLogging
+type PutRulesetAnswerLoggingResponse403Headers struct {
+	XRequestId string
+}
+
+// PutRulesetAnswerLoggingResponse404Headers the declared response headers of an HTTP 404 response for PutRulesetAnswerLogging
+type PutRulesetAnswerLoggingResponse404Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// PutRulesetAnswerLoggingResponse413Headers the declared response headers of an HTTP 413 response for PutRulesetAnswerLogging
+type PutRulesetAnswerLoggingResponse413Headers struct {
+	XRequestId string
+}
+
+// PutRulesetAnswerLoggingResponse422Headers the declared response headers of an HTTP 422 response for PutRulesetAnswerLogging
+type PutRulesetAnswerLoggingResponse422Headers struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// PutRulesetAnswerLoggingResponse429Headers the declared response headers of an HTTP 429 response for PutRulesetAnswerLogging
+type PutRulesetAnswerLoggingResponse429Headers struct {
+	RetryAfter          *int
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+// PutRulesetAnswerLoggingResponse503Headers the declared response headers of an HTTP 503 response for PutRulesetAnswerLogging
+type PutRulesetAnswerLoggingResponse503Headers struct {
+	RetryAfter *int
+	XRequestId string
+}
+
+// PutRulesetAnswerLoggingResponseDefaultHeaders the declared response headers of an HTTP default response for PutRulesetAnswerLogging
+type PutRulesetAnswerLoggingResponseDefaultHeaders struct {
+	XRateLimitClass     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+	XRequestId          string
+}
+
+type PutRulesetAnswerLoggingResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *AnswerLogging
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *ProblemError
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *ProblemError
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFoundError
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *ProblemError
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ValidationError
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *ProblemError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ProblemError
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *ProblemError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *PutRulesetAnswerLoggingResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *PutRulesetAnswerLoggingResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *PutRulesetAnswerLoggingResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *PutRulesetAnswerLoggingResponse404Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *PutRulesetAnswerLoggingResponse413Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *PutRulesetAnswerLoggingResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *PutRulesetAnswerLoggingResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PutRulesetAnswerLoggingResponse503Headers
+	// HeadersDefault the parsed response headers for an HTTP default response
+	HeadersDefault *PutRulesetAnswerLoggingResponseDefaultHeaders
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PutRulesetAnswerLoggingResponse) GetJSON200() *AnswerLogging {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PutRulesetAnswerLoggingResponse) GetJSON401() *ProblemError {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PutRulesetAnswerLoggingResponse) GetJSON403() *ProblemError {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r PutRulesetAnswerLoggingResponse) GetJSON404() *NotFoundError {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r PutRulesetAnswerLoggingResponse) GetJSON413() *ProblemError {
+	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r PutRulesetAnswerLoggingResponse) GetJSON422() *ValidationError {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r PutRulesetAnswerLoggingResponse) GetJSON429() *ProblemError {
+	return r.JSON429
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PutRulesetAnswerLoggingResponse) GetJSON503() *ProblemError {
+	return r.JSON503
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r PutRulesetAnswerLoggingResponse) GetJSONDefault() *ProblemError {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r PutRulesetAnswerLoggingResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PutRulesetAnswerLoggingResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PutRulesetAnswerLoggingResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PutRulesetAnswerLoggingResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // ArchiveRulesetResponse200Headers the declared response headers of an HTTP 200 response for ArchiveRuleset
 type ArchiveRulesetResponse200Headers struct {
 	XRateLimitClass     *string
@@ -26379,7 +28560,7 @@ func (c *ClientWithResponses) ListProjectCaseloadsWithResponse(ctx context.Conte
 
 // UploadProjectCaseloadWithBodyWithResponse Upload a caseload
 //
-// Keeps a file of applicants' answers for impact runs (docs/impact.md): the body is the file itself, JSON Lines (`application/x-ndjson`) or CSV (`text/csv`), one case per line or record as `eligo impact` reads it. `format` (jsonl or csv) overrides the Content-Type; without either, a `filename` ending in .csv is CSV and anything else JSON Lines. The file is read row by row as a run reads it before it is kept: a row that cannot be read (not JSON, a cell too many, a decision_date that is not a date) is counted under `bad_rows` by reason with its first line numbers, and the upload goes on. A CSV cell's type is checked by each run, against its rulesets' fields. `retention_days` (1 to 90, default 90) is how long the caseload is kept; it is deleted with its impact runs then, or by DELETE. Limits: 33554432 bytes and 1000000 rows per file (413 `caseload_too_large`), 20 caseloads per project (413 `caseload_limit`), and the request body cap of a keyed caller. A caseload is private to its tenant: another tenant's is 404, and no operation ever returns its answers, only its counts.
+// Keeps a file of applicants' answers for impact runs (docs/impact.md): the body is the file itself, JSON Lines (`application/x-ndjson`) or CSV (`text/csv`), one case per line or record as `eligo impact` reads it. `format` (jsonl or csv) overrides the Content-Type; without either, a `filename` ending in .csv is CSV and anything else JSON Lines. The file is read row by row as a run reads it while it streams in and is kept, never held whole: a row that cannot be read (not JSON, a cell too many, a decision_date that is not a date) is counted under `bad_rows` by reason with its first line numbers, and the upload goes on. A CSV cell's type is checked by each run, against its rulesets' fields. `retention_days` (1 to 90, default 90) is how long the caseload is kept; it is deleted with its impact runs then, or by DELETE. Limits: 33554432 bytes and 1000000 rows per file (413 `caseload_too_large`), 20 caseloads per project (413 `caseload_limit`), and the request body cap of a keyed caller. A caseload is private to its tenant: another tenant's is 404, and no operation ever returns its answers, only its counts.
 //
 // Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
 //
@@ -26394,6 +28575,44 @@ func (c *ClientWithResponses) UploadProjectCaseloadWithBodyWithResponse(ctx cont
 		return nil, err
 	}
 	return ParseUploadProjectCaseloadResponse(rsp)
+}
+
+// MakeProjectCaseloadFromLogWithBodyWithResponse Make a caseload from the decision log
+//
+// Writes the answers answer logging kept for one of the tenant's slugs (PUT /rulesets/{ruleset_id}/answer-logging, docs/decision-records.md#answer-logging) as a JSON Lines caseload of the project: one line per decision made from `since` up to, not including, `until` (default: every decision logged, up to now) whose answers are still kept, in decision order, each `{"field_values": <the answers as kept>, "decision_date": <its decision date>, "reference": <its decision_id>}`. A masked answer is the string `[masked]`, which a run counts under `undecided`. The caseload is then kept exactly as an upload is, with the same check, limits (33554432 bytes and 1000000 rows, 413 `caseload_too_large`; 20 caseloads per project, 413 `caseload_limit`) and `retention_days` (1 to 90, default 90), and impact runs take it like any caseload. The slug must be the tenant's own ruleset's (`kind` ruleset, the default) or rulebook's; any other is 404. A caseload is private to its tenant: another tenant's is 404, and no operation ever returns its answers, only its counts.
+//
+// Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
+//
+// Access: API key with scope `projects:write`. Metering class: `projects`.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /projects/{project_id}/caseloads/from-log (the `MakeProjectCaseloadFromLog` operationId).
+func (c *ClientWithResponses) MakeProjectCaseloadFromLogWithBodyWithResponse(ctx context.Context, projectId string, params *MakeProjectCaseloadFromLogParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*MakeProjectCaseloadFromLogResponse, error) {
+	rsp, err := c.MakeProjectCaseloadFromLogWithBody(ctx, projectId, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseMakeProjectCaseloadFromLogResponse(rsp)
+}
+
+// MakeProjectCaseloadFromLogWithResponse Make a caseload from the decision log
+//
+// Writes the answers answer logging kept for one of the tenant's slugs (PUT /rulesets/{ruleset_id}/answer-logging, docs/decision-records.md#answer-logging) as a JSON Lines caseload of the project: one line per decision made from `since` up to, not including, `until` (default: every decision logged, up to now) whose answers are still kept, in decision order, each `{"field_values": <the answers as kept>, "decision_date": <its decision date>, "reference": <its decision_id>}`. A masked answer is the string `[masked]`, which a run counts under `undecided`. The caseload is then kept exactly as an upload is, with the same check, limits (33554432 bytes and 1000000 rows, 413 `caseload_too_large`; 20 caseloads per project, 413 `caseload_limit`) and `retention_days` (1 to 90, default 90), and impact runs take it like any caseload. The slug must be the tenant's own ruleset's (`kind` ruleset, the default) or rulebook's; any other is 404. A caseload is private to its tenant: another tenant's is 404, and no operation ever returns its answers, only its counts.
+//
+// Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
+//
+// Access: API key with scope `projects:write`. Metering class: `projects`.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /projects/{project_id}/caseloads/from-log (the `MakeProjectCaseloadFromLog` operationId).
+func (c *ClientWithResponses) MakeProjectCaseloadFromLogWithResponse(ctx context.Context, projectId string, params *MakeProjectCaseloadFromLogParams, body MakeProjectCaseloadFromLogJSONRequestBody, reqEditors ...RequestEditorFn) (*MakeProjectCaseloadFromLogResponse, error) {
+	rsp, err := c.MakeProjectCaseloadFromLog(ctx, projectId, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseMakeProjectCaseloadFromLogResponse(rsp)
 }
 
 // DeleteProjectCaseloadWithResponse Delete a caseload
@@ -26861,7 +29080,7 @@ func (c *ClientWithResponses) ListImpactRunsWithResponse(ctx context.Context, pr
 
 // StartImpactRunWithBodyWithResponse Start an impact run
 //
-// Decides every case of one of the project's caseloads on a baseline and a candidate ruleset, in the background, and counts what changed (docs/impact.md). `candidate` names a published version of the tenant's ruleset by `slug` and `version` (v<N>); omitted, the candidate is the project's draft as it is now (it must compile). `baseline` names a version by `slug` and `version`; without `version` it is the cut in force on `decision_date` under `slug`, and without `slug` under the candidate's slug (422 `nothing_published` when nothing is published there). Each case is decided as of its own `decision_date`, else as of the run's `decision_date` (default today). `examples` (0 to 100, default 5) is how many references each transition keeps. The answer is 202 with the run queued; GET .../impact/{run_id} follows its `progress` (rows done of the caseload's rows) to its end, and POST .../cancel stops it within a second, keeping the report of what it decided, marked `partial`. A run takes a CPU slot of the server's heavy-work gate, within its tenant's share, for as long as it decides; it is stopped after 10m0s (the report so far kept, `partial`). A tenant may have 2 runs queued or running at once: another start is 429 `tenant_impact_limit` with `Retry-After`. Privacy: only the tenant that owns the project sees its runs (another tenant gets 404); a run's report carries counts, never answers. Every count of the report from 1 to 9 is shown as `{"count": null, "fewer_than": 10}` instead of its value (an exact count has `fewer_than` null; zero is shown as 0: a count of no one identifies no one). What identifies a case (the transitions' `examples`, the references the file gave, and the line numbers of bad rows, unread answers and undecided cases) is shown only to a key carrying `caseloads:read`; for any other key those lists are empty. docs/impact.md#who-sees-what.
+// Decides every case of one of the project's caseloads on a baseline and a candidate ruleset, in the background, and counts what changed (docs/impact.md). `candidate` names a published version of the tenant's ruleset by `slug` and `version` (v<N>); omitted, the candidate is the project's draft as it is now (it must compile). `candidate` may instead name one of the tenant's rulebooks: `rulebook` with `release_id` (a release), or with `section_id` and `ruleset_id` (the release in force, or `release_id`, with that section's member replaced by that cut of the section, as promoting it would); the baseline is then the rulebook's release in force (leave `baseline` out; 422 `nothing_published` when it has none), and the proposal must compose (docs/impact.md#rulebook-candidates). `baseline` names a version by `slug` and `version`; without `version` it is the cut in force on `decision_date` under `slug`, and without `slug` under the candidate's slug (422 `nothing_published` when nothing is published there). Each case is decided as of its own `decision_date`, else as of the run's `decision_date` (default today). `examples` (0 to 100, default 5) is how many references each transition keeps. The answer is 202 with the run queued; GET .../impact/{run_id} follows its `progress` (rows done of the caseload's rows) to its end, and POST .../cancel stops it within a second, keeping the report of what it decided, marked `partial`. A run is cut into parts at row boundaries, each a background job any server takes, and the parts' reports are merged in file order into the run's; each part takes a CPU slot of its server's heavy-work gate, within its tenant's share, for as long as it decides. A run is stopped 10m0s after it starts (the report so far kept, `partial`). A tenant may have 2 runs queued or running at once: another start is 429 `tenant_impact_limit` with `Retry-After`. Privacy: only the tenant that owns the project sees its runs (another tenant gets 404); a run's report carries counts, never answers. Every count of the report from 1 to 9 is shown as `{"count": null, "fewer_than": 10}` instead of its value (an exact count has `fewer_than` null; zero is shown as 0: a count of no one identifies no one). What identifies a case (the transitions' `examples`, the references the file gave, and the line numbers of bad rows, unread answers and undecided cases) is shown only to a key carrying `caseloads:read`; for any other key those lists are empty. docs/impact.md#who-sees-what.
 //
 // Access: API key with scope `projects:write`. Metering class: `projects`.
 //
@@ -26878,7 +29097,7 @@ func (c *ClientWithResponses) StartImpactRunWithBodyWithResponse(ctx context.Con
 
 // StartImpactRunWithResponse Start an impact run
 //
-// Decides every case of one of the project's caseloads on a baseline and a candidate ruleset, in the background, and counts what changed (docs/impact.md). `candidate` names a published version of the tenant's ruleset by `slug` and `version` (v<N>); omitted, the candidate is the project's draft as it is now (it must compile). `baseline` names a version by `slug` and `version`; without `version` it is the cut in force on `decision_date` under `slug`, and without `slug` under the candidate's slug (422 `nothing_published` when nothing is published there). Each case is decided as of its own `decision_date`, else as of the run's `decision_date` (default today). `examples` (0 to 100, default 5) is how many references each transition keeps. The answer is 202 with the run queued; GET .../impact/{run_id} follows its `progress` (rows done of the caseload's rows) to its end, and POST .../cancel stops it within a second, keeping the report of what it decided, marked `partial`. A run takes a CPU slot of the server's heavy-work gate, within its tenant's share, for as long as it decides; it is stopped after 10m0s (the report so far kept, `partial`). A tenant may have 2 runs queued or running at once: another start is 429 `tenant_impact_limit` with `Retry-After`. Privacy: only the tenant that owns the project sees its runs (another tenant gets 404); a run's report carries counts, never answers. Every count of the report from 1 to 9 is shown as `{"count": null, "fewer_than": 10}` instead of its value (an exact count has `fewer_than` null; zero is shown as 0: a count of no one identifies no one). What identifies a case (the transitions' `examples`, the references the file gave, and the line numbers of bad rows, unread answers and undecided cases) is shown only to a key carrying `caseloads:read`; for any other key those lists are empty. docs/impact.md#who-sees-what.
+// Decides every case of one of the project's caseloads on a baseline and a candidate ruleset, in the background, and counts what changed (docs/impact.md). `candidate` names a published version of the tenant's ruleset by `slug` and `version` (v<N>); omitted, the candidate is the project's draft as it is now (it must compile). `candidate` may instead name one of the tenant's rulebooks: `rulebook` with `release_id` (a release), or with `section_id` and `ruleset_id` (the release in force, or `release_id`, with that section's member replaced by that cut of the section, as promoting it would); the baseline is then the rulebook's release in force (leave `baseline` out; 422 `nothing_published` when it has none), and the proposal must compose (docs/impact.md#rulebook-candidates). `baseline` names a version by `slug` and `version`; without `version` it is the cut in force on `decision_date` under `slug`, and without `slug` under the candidate's slug (422 `nothing_published` when nothing is published there). Each case is decided as of its own `decision_date`, else as of the run's `decision_date` (default today). `examples` (0 to 100, default 5) is how many references each transition keeps. The answer is 202 with the run queued; GET .../impact/{run_id} follows its `progress` (rows done of the caseload's rows) to its end, and POST .../cancel stops it within a second, keeping the report of what it decided, marked `partial`. A run is cut into parts at row boundaries, each a background job any server takes, and the parts' reports are merged in file order into the run's; each part takes a CPU slot of its server's heavy-work gate, within its tenant's share, for as long as it decides. A run is stopped 10m0s after it starts (the report so far kept, `partial`). A tenant may have 2 runs queued or running at once: another start is 429 `tenant_impact_limit` with `Retry-After`. Privacy: only the tenant that owns the project sees its runs (another tenant gets 404); a run's report carries counts, never answers. Every count of the report from 1 to 9 is shown as `{"count": null, "fewer_than": 10}` instead of its value (an exact count has `fewer_than` null; zero is shown as 0: a count of no one identifies no one). What identifies a case (the transitions' `examples`, the references the file gave, and the line numbers of bad rows, unread answers and undecided cases) is shown only to a key carrying `caseloads:read`; for any other key those lists are empty. docs/impact.md#who-sees-what.
 //
 // Access: API key with scope `projects:write`. Metering class: `projects`.
 //
@@ -27364,6 +29583,74 @@ func (c *ClientWithResponses) ActivateRulebookWithResponse(ctx context.Context, 
 	return ParseActivateRulebookResponse(rsp)
 }
 
+// DeleteRulebookAnswerLoggingWithResponse Turn answer logging off
+//
+// Turns the rulebook's answer logging off (404 when it was off). The answers already kept stay until their retention ends. Answer logging keeps, for each decision a key of the slug's own tenant makes under it, the request's `field_values` with the `dropped` fields left out and the `masked` fields' answers replaced by the string `[masked]`, for `retention_days` days; decisions by anonymous callers and other tenants' keys are never kept. A project reads them back as a caseload (POST /projects/{project_id}/caseloads/from-log). Off by default, when a decision record keeps only the inputs hash. Only the slug's tenant sees or changes its setting; anyone else gets 404. Other processes of the service see a change within a few seconds. See docs/decision-records.md#answer-logging.
+//
+// Access: API key with scope `rulebooks:write`. Metering class: `rulebooks`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /rulebooks/{rulebook_id}/answer-logging (the `DeleteRulebookAnswerLogging` operationId).
+func (c *ClientWithResponses) DeleteRulebookAnswerLoggingWithResponse(ctx context.Context, rulebookId string, reqEditors ...RequestEditorFn) (*DeleteRulebookAnswerLoggingResponse, error) {
+	rsp, err := c.DeleteRulebookAnswerLogging(ctx, rulebookId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteRulebookAnswerLoggingResponse(rsp)
+}
+
+// GetRulebookAnswerLoggingWithResponse Read the answer logging setting
+//
+// The rulebook's answer logging setting; 404 when it is off. Answer logging keeps, for each decision a key of the slug's own tenant makes under it, the request's `field_values` with the `dropped` fields left out and the `masked` fields' answers replaced by the string `[masked]`, for `retention_days` days; decisions by anonymous callers and other tenants' keys are never kept. A project reads them back as a caseload (POST /projects/{project_id}/caseloads/from-log). Off by default, when a decision record keeps only the inputs hash. Only the slug's tenant sees or changes its setting; anyone else gets 404. Other processes of the service see a change within a few seconds. See docs/decision-records.md#answer-logging.
+//
+// Access: API key with scope `rulebooks:read`. Metering class: `rulebooks`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /rulebooks/{rulebook_id}/answer-logging (the `GetRulebookAnswerLogging` operationId).
+func (c *ClientWithResponses) GetRulebookAnswerLoggingWithResponse(ctx context.Context, rulebookId string, reqEditors ...RequestEditorFn) (*GetRulebookAnswerLoggingResponse, error) {
+	rsp, err := c.GetRulebookAnswerLogging(ctx, rulebookId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetRulebookAnswerLoggingResponse(rsp)
+}
+
+// PutRulebookAnswerLoggingWithBodyWithResponse Turn answer logging on
+//
+// Writes the rulebook's answer logging setting, as a new `setting_version`. The slug of the rulebook named (a slug, or a concrete id whose slug is meant) is the one logged. `dropped` and `masked` name top-level fields of the rulebook in force (the fields its schema lists that are not a person's), at most 500 each; a field named in both is dropped. An unknown field is refused with 422, naming it. `retention_days` is 1 to 90. Answer logging keeps, for each decision a key of the slug's own tenant makes under it, the request's `field_values` with the `dropped` fields left out and the `masked` fields' answers replaced by the string `[masked]`, for `retention_days` days; decisions by anonymous callers and other tenants' keys are never kept. A project reads them back as a caseload (POST /projects/{project_id}/caseloads/from-log). Off by default, when a decision record keeps only the inputs hash. Only the slug's tenant sees or changes its setting; anyone else gets 404. Other processes of the service see a change within a few seconds. See docs/decision-records.md#answer-logging.
+//
+// Access: API key with scope `rulebooks:write`. Metering class: `rulebooks`.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /rulebooks/{rulebook_id}/answer-logging (the `PutRulebookAnswerLogging` operationId).
+func (c *ClientWithResponses) PutRulebookAnswerLoggingWithBodyWithResponse(ctx context.Context, rulebookId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PutRulebookAnswerLoggingResponse, error) {
+	rsp, err := c.PutRulebookAnswerLoggingWithBody(ctx, rulebookId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePutRulebookAnswerLoggingResponse(rsp)
+}
+
+// PutRulebookAnswerLoggingWithResponse Turn answer logging on
+//
+// Writes the rulebook's answer logging setting, as a new `setting_version`. The slug of the rulebook named (a slug, or a concrete id whose slug is meant) is the one logged. `dropped` and `masked` name top-level fields of the rulebook in force (the fields its schema lists that are not a person's), at most 500 each; a field named in both is dropped. An unknown field is refused with 422, naming it. `retention_days` is 1 to 90. Answer logging keeps, for each decision a key of the slug's own tenant makes under it, the request's `field_values` with the `dropped` fields left out and the `masked` fields' answers replaced by the string `[masked]`, for `retention_days` days; decisions by anonymous callers and other tenants' keys are never kept. A project reads them back as a caseload (POST /projects/{project_id}/caseloads/from-log). Off by default, when a decision record keeps only the inputs hash. Only the slug's tenant sees or changes its setting; anyone else gets 404. Other processes of the service see a change within a few seconds. See docs/decision-records.md#answer-logging.
+//
+// Access: API key with scope `rulebooks:write`. Metering class: `rulebooks`.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /rulebooks/{rulebook_id}/answer-logging (the `PutRulebookAnswerLogging` operationId).
+func (c *ClientWithResponses) PutRulebookAnswerLoggingWithResponse(ctx context.Context, rulebookId string, body PutRulebookAnswerLoggingJSONRequestBody, reqEditors ...RequestEditorFn) (*PutRulebookAnswerLoggingResponse, error) {
+	rsp, err := c.PutRulebookAnswerLogging(ctx, rulebookId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePutRulebookAnswerLoggingResponse(rsp)
+}
+
 // ArchiveRulebookWithResponse Archive a rulebook
 //
 // Archives the rulebook: it leaves the public catalogue and refuses edits until activated again. Its releases still serve decisions by release_id, and its current release still answers /decide. Archiving twice is harmless. A rulebook id (rb_...) or its slug, with each `/` sent as `%2F`.
@@ -27589,6 +29876,74 @@ func (c *ClientWithResponses) ListRulesetsWithResponse(ctx context.Context, para
 		return nil, err
 	}
 	return ParseListRulesetsResponse(rsp)
+}
+
+// DeleteRulesetAnswerLoggingWithResponse Turn answer logging off
+//
+// Turns the ruleset's answer logging off (404 when it was off). The answers already kept stay until their retention ends. Answer logging keeps, for each decision a key of the slug's own tenant makes under it, the request's `field_values` with the `dropped` fields left out and the `masked` fields' answers replaced by the string `[masked]`, for `retention_days` days; decisions by anonymous callers and other tenants' keys are never kept. A project reads them back as a caseload (POST /projects/{project_id}/caseloads/from-log). Off by default, when a decision record keeps only the inputs hash. Only the slug's tenant sees or changes its setting; anyone else gets 404. Other processes of the service see a change within a few seconds. See docs/decision-records.md#answer-logging.
+//
+// Access: API key with scope `rulesets:write`. Metering class: `rulesets`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /rulesets/{ruleset_id}/answer-logging (the `DeleteRulesetAnswerLogging` operationId).
+func (c *ClientWithResponses) DeleteRulesetAnswerLoggingWithResponse(ctx context.Context, rulesetId string, reqEditors ...RequestEditorFn) (*DeleteRulesetAnswerLoggingResponse, error) {
+	rsp, err := c.DeleteRulesetAnswerLogging(ctx, rulesetId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteRulesetAnswerLoggingResponse(rsp)
+}
+
+// GetRulesetAnswerLoggingWithResponse Read the answer logging setting
+//
+// The ruleset's answer logging setting; 404 when it is off. Answer logging keeps, for each decision a key of the slug's own tenant makes under it, the request's `field_values` with the `dropped` fields left out and the `masked` fields' answers replaced by the string `[masked]`, for `retention_days` days; decisions by anonymous callers and other tenants' keys are never kept. A project reads them back as a caseload (POST /projects/{project_id}/caseloads/from-log). Off by default, when a decision record keeps only the inputs hash. Only the slug's tenant sees or changes its setting; anyone else gets 404. Other processes of the service see a change within a few seconds. See docs/decision-records.md#answer-logging.
+//
+// Access: API key with scope `rulesets:read`. Metering class: `rulesets`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /rulesets/{ruleset_id}/answer-logging (the `GetRulesetAnswerLogging` operationId).
+func (c *ClientWithResponses) GetRulesetAnswerLoggingWithResponse(ctx context.Context, rulesetId string, reqEditors ...RequestEditorFn) (*GetRulesetAnswerLoggingResponse, error) {
+	rsp, err := c.GetRulesetAnswerLogging(ctx, rulesetId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetRulesetAnswerLoggingResponse(rsp)
+}
+
+// PutRulesetAnswerLoggingWithBodyWithResponse Turn answer logging on
+//
+// Writes the ruleset's answer logging setting, as a new `setting_version`. The slug of the ruleset named (a slug, or a concrete id whose slug is meant) is the one logged. `dropped` and `masked` name top-level fields of the ruleset in force (the fields its schema lists that are not a person's), at most 500 each; a field named in both is dropped. An unknown field is refused with 422, naming it. `retention_days` is 1 to 90. Answer logging keeps, for each decision a key of the slug's own tenant makes under it, the request's `field_values` with the `dropped` fields left out and the `masked` fields' answers replaced by the string `[masked]`, for `retention_days` days; decisions by anonymous callers and other tenants' keys are never kept. A project reads them back as a caseload (POST /projects/{project_id}/caseloads/from-log). Off by default, when a decision record keeps only the inputs hash. Only the slug's tenant sees or changes its setting; anyone else gets 404. Other processes of the service see a change within a few seconds. See docs/decision-records.md#answer-logging.
+//
+// Access: API key with scope `rulesets:write`. Metering class: `rulesets`.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /rulesets/{ruleset_id}/answer-logging (the `PutRulesetAnswerLogging` operationId).
+func (c *ClientWithResponses) PutRulesetAnswerLoggingWithBodyWithResponse(ctx context.Context, rulesetId string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PutRulesetAnswerLoggingResponse, error) {
+	rsp, err := c.PutRulesetAnswerLoggingWithBody(ctx, rulesetId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePutRulesetAnswerLoggingResponse(rsp)
+}
+
+// PutRulesetAnswerLoggingWithResponse Turn answer logging on
+//
+// Writes the ruleset's answer logging setting, as a new `setting_version`. The slug of the ruleset named (a slug, or a concrete id whose slug is meant) is the one logged. `dropped` and `masked` name top-level fields of the ruleset in force (the fields its schema lists that are not a person's), at most 500 each; a field named in both is dropped. An unknown field is refused with 422, naming it. `retention_days` is 1 to 90. Answer logging keeps, for each decision a key of the slug's own tenant makes under it, the request's `field_values` with the `dropped` fields left out and the `masked` fields' answers replaced by the string `[masked]`, for `retention_days` days; decisions by anonymous callers and other tenants' keys are never kept. A project reads them back as a caseload (POST /projects/{project_id}/caseloads/from-log). Off by default, when a decision record keeps only the inputs hash. Only the slug's tenant sees or changes its setting; anyone else gets 404. Other processes of the service see a change within a few seconds. See docs/decision-records.md#answer-logging.
+//
+// Access: API key with scope `rulesets:write`. Metering class: `rulesets`.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /rulesets/{ruleset_id}/answer-logging (the `PutRulesetAnswerLogging` operationId).
+func (c *ClientWithResponses) PutRulesetAnswerLoggingWithResponse(ctx context.Context, rulesetId string, body PutRulesetAnswerLoggingJSONRequestBody, reqEditors ...RequestEditorFn) (*PutRulesetAnswerLoggingResponse, error) {
+	rsp, err := c.PutRulesetAnswerLogging(ctx, rulesetId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePutRulesetAnswerLoggingResponse(rsp)
 }
 
 // ArchiveRulesetWithResponse Archive a ruleset
@@ -30042,6 +32397,439 @@ func ParseUploadProjectCaseloadResponse(rsp *http.Response) (*UploadProjectCasel
 		response.Headers503 = &headers
 	case true:
 		var headers UploadProjectCaseloadResponseDefaultHeaders
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.HeadersDefault = &headers
+	}
+
+	return response, nil
+}
+
+// ParseMakeProjectCaseloadFromLogResponse parses an HTTP response from a MakeProjectCaseloadFromLogWithResponse call
+func ParseMakeProjectCaseloadFromLogResponse(rsp *http.Response) (*MakeProjectCaseloadFromLogResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &MakeProjectCaseloadFromLogResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest Caseload
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFoundError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest MakeProjectCaseloadFromLog422JSONResponseBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 201:
+		var headers MakeProjectCaseloadFromLogResponse201Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers201 = &headers
+	case rsp.StatusCode == 400:
+		var headers MakeProjectCaseloadFromLogResponse400Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers MakeProjectCaseloadFromLogResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers MakeProjectCaseloadFromLogResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers MakeProjectCaseloadFromLogResponse404Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers MakeProjectCaseloadFromLogResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 413:
+		var headers MakeProjectCaseloadFromLogResponse413Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 422:
+		var headers MakeProjectCaseloadFromLogResponse422Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers MakeProjectCaseloadFromLogResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers MakeProjectCaseloadFromLogResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers503 = &headers
+	case true:
+		var headers MakeProjectCaseloadFromLogResponseDefaultHeaders
 		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -42970,6 +45758,976 @@ func ParseActivateRulebookResponse(rsp *http.Response) (*ActivateRulebookRespons
 	return response, nil
 }
 
+// ParseDeleteRulebookAnswerLoggingResponse parses an HTTP response from a DeleteRulebookAnswerLoggingWithResponse call
+func ParseDeleteRulebookAnswerLoggingResponse(rsp *http.Response) (*DeleteRulebookAnswerLoggingResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteRulebookAnswerLoggingResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFoundError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		var headers DeleteRulebookAnswerLoggingResponse204Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers204 = &headers
+	case rsp.StatusCode == 401:
+		var headers DeleteRulebookAnswerLoggingResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers DeleteRulebookAnswerLoggingResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers DeleteRulebookAnswerLoggingResponse404Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 422:
+		var headers DeleteRulebookAnswerLoggingResponse422Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers DeleteRulebookAnswerLoggingResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers DeleteRulebookAnswerLoggingResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers503 = &headers
+	case true:
+		var headers DeleteRulebookAnswerLoggingResponseDefaultHeaders
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.HeadersDefault = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetRulebookAnswerLoggingResponse parses an HTTP response from a GetRulebookAnswerLoggingWithResponse call
+func ParseGetRulebookAnswerLoggingResponse(rsp *http.Response) (*GetRulebookAnswerLoggingResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetRulebookAnswerLoggingResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest AnswerLogging
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFoundError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetRulebookAnswerLoggingResponse200Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetRulebookAnswerLoggingResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers GetRulebookAnswerLoggingResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers GetRulebookAnswerLoggingResponse404Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 422:
+		var headers GetRulebookAnswerLoggingResponse422Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetRulebookAnswerLoggingResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetRulebookAnswerLoggingResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers503 = &headers
+	case true:
+		var headers GetRulebookAnswerLoggingResponseDefaultHeaders
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.HeadersDefault = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePutRulebookAnswerLoggingResponse parses an HTTP response from a PutRulebookAnswerLoggingWithResponse call
+func ParsePutRulebookAnswerLoggingResponse(rsp *http.Response) (*PutRulebookAnswerLoggingResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PutRulebookAnswerLoggingResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest AnswerLogging
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFoundError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers PutRulebookAnswerLoggingResponse200Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers PutRulebookAnswerLoggingResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers PutRulebookAnswerLoggingResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers PutRulebookAnswerLoggingResponse404Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 413:
+		var headers PutRulebookAnswerLoggingResponse413Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 422:
+		var headers PutRulebookAnswerLoggingResponse422Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers PutRulebookAnswerLoggingResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PutRulebookAnswerLoggingResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers503 = &headers
+	case true:
+		var headers PutRulebookAnswerLoggingResponseDefaultHeaders
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.HeadersDefault = &headers
+	}
+
+	return response, nil
+}
+
 // ParseArchiveRulebookResponse parses an HTTP response from a ArchiveRulebookWithResponse call
 func ParseArchiveRulebookResponse(rsp *http.Response) (*ArchiveRulebookResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -46281,6 +50039,976 @@ func ParseListRulesetsResponse(rsp *http.Response) (*ListRulesetsResponse, error
 		response.Headers503 = &headers
 	case true:
 		var headers ListRulesetsResponseDefaultHeaders
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.HeadersDefault = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDeleteRulesetAnswerLoggingResponse parses an HTTP response from a DeleteRulesetAnswerLoggingWithResponse call
+func ParseDeleteRulesetAnswerLoggingResponse(rsp *http.Response) (*DeleteRulesetAnswerLoggingResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteRulesetAnswerLoggingResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFoundError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		var headers DeleteRulesetAnswerLoggingResponse204Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers204 = &headers
+	case rsp.StatusCode == 401:
+		var headers DeleteRulesetAnswerLoggingResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers DeleteRulesetAnswerLoggingResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers DeleteRulesetAnswerLoggingResponse404Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 422:
+		var headers DeleteRulesetAnswerLoggingResponse422Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers DeleteRulesetAnswerLoggingResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers DeleteRulesetAnswerLoggingResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers503 = &headers
+	case true:
+		var headers DeleteRulesetAnswerLoggingResponseDefaultHeaders
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.HeadersDefault = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetRulesetAnswerLoggingResponse parses an HTTP response from a GetRulesetAnswerLoggingWithResponse call
+func ParseGetRulesetAnswerLoggingResponse(rsp *http.Response) (*GetRulesetAnswerLoggingResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetRulesetAnswerLoggingResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest AnswerLogging
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFoundError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetRulesetAnswerLoggingResponse200Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetRulesetAnswerLoggingResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers GetRulesetAnswerLoggingResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers GetRulesetAnswerLoggingResponse404Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 422:
+		var headers GetRulesetAnswerLoggingResponse422Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetRulesetAnswerLoggingResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetRulesetAnswerLoggingResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers503 = &headers
+	case true:
+		var headers GetRulesetAnswerLoggingResponseDefaultHeaders
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.HeadersDefault = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePutRulesetAnswerLoggingResponse parses an HTTP response from a PutRulesetAnswerLoggingWithResponse call
+func ParsePutRulesetAnswerLoggingResponse(rsp *http.Response) (*PutRulesetAnswerLoggingResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PutRulesetAnswerLoggingResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest AnswerLogging
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFoundError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ValidationError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest ProblemError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers PutRulesetAnswerLoggingResponse200Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers PutRulesetAnswerLoggingResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers PutRulesetAnswerLoggingResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers PutRulesetAnswerLoggingResponse404Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 413:
+		var headers PutRulesetAnswerLoggingResponse413Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 422:
+		var headers PutRulesetAnswerLoggingResponse422Headers
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers PutRulesetAnswerLoggingResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitClass = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PutRulesetAnswerLoggingResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers503 = &headers
+	case true:
+		var headers PutRulesetAnswerLoggingResponseDefaultHeaders
 		if values := rsp.Header.Values("X-RateLimit-Class"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Class", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {

@@ -153,13 +153,37 @@ export interface paths {
         put?: never;
         /**
          * Upload a caseload
-         * @description Keeps a file of applicants' answers for impact runs (docs/impact.md): the body is the file itself, JSON Lines (`application/x-ndjson`) or CSV (`text/csv`), one case per line or record as `eligo impact` reads it. `format` (jsonl or csv) overrides the Content-Type; without either, a `filename` ending in .csv is CSV and anything else JSON Lines. The file is read row by row as a run reads it before it is kept: a row that cannot be read (not JSON, a cell too many, a decision_date that is not a date) is counted under `bad_rows` by reason with its first line numbers, and the upload goes on. A CSV cell's type is checked by each run, against its rulesets' fields. `retention_days` (1 to 90, default 90) is how long the caseload is kept; it is deleted with its impact runs then, or by DELETE. Limits: 33554432 bytes and 1000000 rows per file (413 `caseload_too_large`), 20 caseloads per project (413 `caseload_limit`), and the request body cap of a keyed caller. A caseload is private to its tenant: another tenant's is 404, and no operation ever returns its answers, only its counts.
+         * @description Keeps a file of applicants' answers for impact runs (docs/impact.md): the body is the file itself, JSON Lines (`application/x-ndjson`) or CSV (`text/csv`), one case per line or record as `eligo impact` reads it. `format` (jsonl or csv) overrides the Content-Type; without either, a `filename` ending in .csv is CSV and anything else JSON Lines. The file is read row by row as a run reads it while it streams in and is kept, never held whole: a row that cannot be read (not JSON, a cell too many, a decision_date that is not a date) is counted under `bad_rows` by reason with its first line numbers, and the upload goes on. A CSV cell's type is checked by each run, against its rulesets' fields. `retention_days` (1 to 90, default 90) is how long the caseload is kept; it is deleted with its impact runs then, or by DELETE. Limits: 33554432 bytes and 1000000 rows per file (413 `caseload_too_large`), 20 caseloads per project (413 `caseload_limit`), and the request body cap of a keyed caller. A caseload is private to its tenant: another tenant's is 404, and no operation ever returns its answers, only its counts.
          *
          *     Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
          *
          *     Access: API key with scope `projects:write`. Metering class: `projects`.
          */
         post: operations["upload-project-caseload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{project_id}/caseloads/from-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a caseload from the decision log
+         * @description Writes the answers answer logging kept for one of the tenant's slugs (PUT /rulesets/{ruleset_id}/answer-logging, docs/decision-records.md#answer-logging) as a JSON Lines caseload of the project: one line per decision made from `since` up to, not including, `until` (default: every decision logged, up to now) whose answers are still kept, in decision order, each `{"field_values": <the answers as kept>, "decision_date": <its decision date>, "reference": <its decision_id>}`. A masked answer is the string `[masked]`, which a run counts under `undecided`. The caseload is then kept exactly as an upload is, with the same check, limits (33554432 bytes and 1000000 rows, 413 `caseload_too_large`; 20 caseloads per project, 413 `caseload_limit`) and `retention_days` (1 to 90, default 90), and impact runs take it like any caseload. The slug must be the tenant's own ruleset's (`kind` ruleset, the default) or rulebook's; any other is 404. A caseload is private to its tenant: another tenant's is 404, and no operation ever returns its answers, only its counts.
+         *
+         *     Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
+         *
+         *     Access: API key with scope `projects:write`. Metering class: `projects`.
+         */
+        post: operations["make-project-caseload-from-log"];
         delete?: never;
         options?: never;
         head?: never;
@@ -489,7 +513,7 @@ export interface paths {
         put?: never;
         /**
          * Start an impact run
-         * @description Decides every case of one of the project's caseloads on a baseline and a candidate ruleset, in the background, and counts what changed (docs/impact.md). `candidate` names a published version of the tenant's ruleset by `slug` and `version` (v<N>); omitted, the candidate is the project's draft as it is now (it must compile). `baseline` names a version by `slug` and `version`; without `version` it is the cut in force on `decision_date` under `slug`, and without `slug` under the candidate's slug (422 `nothing_published` when nothing is published there). Each case is decided as of its own `decision_date`, else as of the run's `decision_date` (default today). `examples` (0 to 100, default 5) is how many references each transition keeps. The answer is 202 with the run queued; GET .../impact/{run_id} follows its `progress` (rows done of the caseload's rows) to its end, and POST .../cancel stops it within a second, keeping the report of what it decided, marked `partial`. A run takes a CPU slot of the server's heavy-work gate, within its tenant's share, for as long as it decides; it is stopped after 10m0s (the report so far kept, `partial`). A tenant may have 2 runs queued or running at once: another start is 429 `tenant_impact_limit` with `Retry-After`. Privacy: only the tenant that owns the project sees its runs (another tenant gets 404); a run's report carries counts, never answers. Every count of the report from 1 to 9 is shown as `{"count": null, "fewer_than": 10}` instead of its value (an exact count has `fewer_than` null; zero is shown as 0: a count of no one identifies no one). What identifies a case (the transitions' `examples`, the references the file gave, and the line numbers of bad rows, unread answers and undecided cases) is shown only to a key carrying `caseloads:read`; for any other key those lists are empty. docs/impact.md#who-sees-what.
+         * @description Decides every case of one of the project's caseloads on a baseline and a candidate ruleset, in the background, and counts what changed (docs/impact.md). `candidate` names a published version of the tenant's ruleset by `slug` and `version` (v<N>); omitted, the candidate is the project's draft as it is now (it must compile). `candidate` may instead name one of the tenant's rulebooks: `rulebook` with `release_id` (a release), or with `section_id` and `ruleset_id` (the release in force, or `release_id`, with that section's member replaced by that cut of the section, as promoting it would); the baseline is then the rulebook's release in force (leave `baseline` out; 422 `nothing_published` when it has none), and the proposal must compose (docs/impact.md#rulebook-candidates). `baseline` names a version by `slug` and `version`; without `version` it is the cut in force on `decision_date` under `slug`, and without `slug` under the candidate's slug (422 `nothing_published` when nothing is published there). Each case is decided as of its own `decision_date`, else as of the run's `decision_date` (default today). `examples` (0 to 100, default 5) is how many references each transition keeps. The answer is 202 with the run queued; GET .../impact/{run_id} follows its `progress` (rows done of the caseload's rows) to its end, and POST .../cancel stops it within a second, keeping the report of what it decided, marked `partial`. A run is cut into parts at row boundaries, each a background job any server takes, and the parts' reports are merged in file order into the run's; each part takes a CPU slot of its server's heavy-work gate, within its tenant's share, for as long as it decides. A run is stopped 10m0s after it starts (the report so far kept, `partial`). A tenant may have 2 runs queued or running at once: another start is 429 `tenant_impact_limit` with `Retry-After`. Privacy: only the tenant that owns the project sees its runs (another tenant gets 404); a run's report carries counts, never answers. Every count of the report from 1 to 9 is shown as `{"count": null, "fewer_than": 10}` instead of its value (an exact count has `fewer_than` null; zero is shown as 0: a count of no one identifies no one). What identifies a case (the transitions' `examples`, the references the file gave, and the line numbers of bad rows, unread answers and undecided cases) is shown only to a key carrying `caseloads:read`; for any other key those lists are empty. docs/impact.md#who-sees-what.
          *
          *     Access: API key with scope `projects:write`. Metering class: `projects`.
          */
@@ -860,6 +884,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/rulebooks/{rulebook_id}/answer-logging": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the answer logging setting
+         * @description The rulebook's answer logging setting; 404 when it is off. Answer logging keeps, for each decision a key of the slug's own tenant makes under it, the request's `field_values` with the `dropped` fields left out and the `masked` fields' answers replaced by the string `[masked]`, for `retention_days` days; decisions by anonymous callers and other tenants' keys are never kept. A project reads them back as a caseload (POST /projects/{project_id}/caseloads/from-log). Off by default, when a decision record keeps only the inputs hash. Only the slug's tenant sees or changes its setting; anyone else gets 404. Other processes of the service see a change within a few seconds. See docs/decision-records.md#answer-logging.
+         *
+         *     Access: API key with scope `rulebooks:read`. Metering class: `rulebooks`.
+         */
+        get: operations["get-rulebook-answer-logging"];
+        /**
+         * Turn answer logging on
+         * @description Writes the rulebook's answer logging setting, as a new `setting_version`. The slug of the rulebook named (a slug, or a concrete id whose slug is meant) is the one logged. `dropped` and `masked` name top-level fields of the rulebook in force (the fields its schema lists that are not a person's), at most 500 each; a field named in both is dropped. An unknown field is refused with 422, naming it. `retention_days` is 1 to 90. Answer logging keeps, for each decision a key of the slug's own tenant makes under it, the request's `field_values` with the `dropped` fields left out and the `masked` fields' answers replaced by the string `[masked]`, for `retention_days` days; decisions by anonymous callers and other tenants' keys are never kept. A project reads them back as a caseload (POST /projects/{project_id}/caseloads/from-log). Off by default, when a decision record keeps only the inputs hash. Only the slug's tenant sees or changes its setting; anyone else gets 404. Other processes of the service see a change within a few seconds. See docs/decision-records.md#answer-logging.
+         *
+         *     Access: API key with scope `rulebooks:write`. Metering class: `rulebooks`.
+         */
+        put: operations["put-rulebook-answer-logging"];
+        post?: never;
+        /**
+         * Turn answer logging off
+         * @description Turns the rulebook's answer logging off (404 when it was off). The answers already kept stay until their retention ends. Answer logging keeps, for each decision a key of the slug's own tenant makes under it, the request's `field_values` with the `dropped` fields left out and the `masked` fields' answers replaced by the string `[masked]`, for `retention_days` days; decisions by anonymous callers and other tenants' keys are never kept. A project reads them back as a caseload (POST /projects/{project_id}/caseloads/from-log). Off by default, when a decision record keeps only the inputs hash. Only the slug's tenant sees or changes its setting; anyone else gets 404. Other processes of the service see a change within a few seconds. See docs/decision-records.md#answer-logging.
+         *
+         *     Access: API key with scope `rulebooks:write`. Metering class: `rulebooks`.
+         */
+        delete: operations["delete-rulebook-answer-logging"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/rulebooks/{rulebook_id}/archive": {
         parameters: {
             query?: never;
@@ -1081,6 +1139,40 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rulesets/{ruleset_id}/answer-logging": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the answer logging setting
+         * @description The ruleset's answer logging setting; 404 when it is off. Answer logging keeps, for each decision a key of the slug's own tenant makes under it, the request's `field_values` with the `dropped` fields left out and the `masked` fields' answers replaced by the string `[masked]`, for `retention_days` days; decisions by anonymous callers and other tenants' keys are never kept. A project reads them back as a caseload (POST /projects/{project_id}/caseloads/from-log). Off by default, when a decision record keeps only the inputs hash. Only the slug's tenant sees or changes its setting; anyone else gets 404. Other processes of the service see a change within a few seconds. See docs/decision-records.md#answer-logging.
+         *
+         *     Access: API key with scope `rulesets:read`. Metering class: `rulesets`.
+         */
+        get: operations["get-ruleset-answer-logging"];
+        /**
+         * Turn answer logging on
+         * @description Writes the ruleset's answer logging setting, as a new `setting_version`. The slug of the ruleset named (a slug, or a concrete id whose slug is meant) is the one logged. `dropped` and `masked` name top-level fields of the ruleset in force (the fields its schema lists that are not a person's), at most 500 each; a field named in both is dropped. An unknown field is refused with 422, naming it. `retention_days` is 1 to 90. Answer logging keeps, for each decision a key of the slug's own tenant makes under it, the request's `field_values` with the `dropped` fields left out and the `masked` fields' answers replaced by the string `[masked]`, for `retention_days` days; decisions by anonymous callers and other tenants' keys are never kept. A project reads them back as a caseload (POST /projects/{project_id}/caseloads/from-log). Off by default, when a decision record keeps only the inputs hash. Only the slug's tenant sees or changes its setting; anyone else gets 404. Other processes of the service see a change within a few seconds. See docs/decision-records.md#answer-logging.
+         *
+         *     Access: API key with scope `rulesets:write`. Metering class: `rulesets`.
+         */
+        put: operations["put-ruleset-answer-logging"];
+        post?: never;
+        /**
+         * Turn answer logging off
+         * @description Turns the ruleset's answer logging off (404 when it was off). The answers already kept stay until their retention ends. Answer logging keeps, for each decision a key of the slug's own tenant makes under it, the request's `field_values` with the `dropped` fields left out and the `masked` fields' answers replaced by the string `[masked]`, for `retention_days` days; decisions by anonymous callers and other tenants' keys are never kept. A project reads them back as a caseload (POST /projects/{project_id}/caseloads/from-log). Off by default, when a decision record keeps only the inputs hash. Only the slug's tenant sees or changes its setting; anyone else gets 404. Other processes of the service see a change within a few seconds. See docs/decision-records.md#answer-logging.
+         *
+         *     Access: API key with scope `rulesets:write`. Metering class: `rulesets`.
+         */
+        delete: operations["delete-ruleset-answer-logging"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1308,6 +1400,53 @@ export interface components {
         };
         /** @enum {string} */
         AnonymousLimitedError: "rate_limit_exceeded";
+        AnswerLogging: {
+            /** @description Fields left out of the answers kept, sorted. */
+            dropped: string[];
+            /** @description Fields whose answers are kept as the string [masked], sorted. */
+            masked: string[];
+            /**
+             * Format: int64
+             * @description Days a decision's answers are kept after it.
+             */
+            retention_days: number;
+            /**
+             * Format: int64
+             * @description Names this setting as written: new on every PUT, and carried by each decision kept under it (answers_logged.setting_version on the decision).
+             */
+            setting_version: number;
+            /** @description The slug whose decisions' answers are kept. */
+            slug: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        AnswerLoggingRequest: {
+            /** @description Fields to leave out of the answers kept. */
+            dropped?: string[];
+            /** @description Fields whose answers are kept as the string [masked]: what the field was answered, not the answer. */
+            masked?: string[];
+            /**
+             * Format: int64
+             * @description Days a decision's answers are kept after it, 1 to 90.
+             */
+            retention_days: number;
+        };
+        AnswersLogged: {
+            /** @description Fields left out of the answers kept. */
+            dropped: string[];
+            /** @description Fields whose answers were kept as the string [masked]. */
+            masked: string[];
+            /**
+             * Format: int64
+             * @description Days the answers are kept after the decision.
+             */
+            retention_days: number;
+            /**
+             * Format: int64
+             * @description The setting the answers were kept under (its setting_version).
+             */
+            setting_version: number;
+        };
         /** @enum {string} */
         CancelOutcome: "cancelled" | "already_cancelled";
         CancelRequest: {
@@ -1390,6 +1529,31 @@ export interface components {
         };
         /** @enum {string} */
         CaseloadFormat: "jsonl" | "csv";
+        CaseloadFromLogRequest: {
+            /** @description The caseload's name; default <slug with / as _>.log.jsonl. */
+            filename?: string;
+            /** @description Whether slug is a ruleset's (the default) or a rulebook's. */
+            kind?: components["schemas"]["CaseloadFromLogRequestKind"];
+            /**
+             * Format: int64
+             * @description Days the caseload is kept, 1 to 90; 0 or absent means 90.
+             */
+            retention_days?: number;
+            /**
+             * Format: date-time
+             * @description The first decision time read; default the first logged.
+             */
+            since?: string;
+            /** @description The slug whose logged answers make the caseload. */
+            slug: string;
+            /**
+             * Format: date-time
+             * @description Decisions from this time on are left out; default now.
+             */
+            until?: string;
+        };
+        /** @enum {string} */
+        CaseloadFromLogRequestKind: "ruleset" | "rulebook";
         CaseloadList: {
             caseloads: components["schemas"]["Caseload"][];
         };
@@ -1532,6 +1696,8 @@ export interface components {
             title: string;
         };
         Decision: {
+            /** @description Present only when the decision's answers were kept: the slug's own tenant turned answer logging on (PUT /rulesets/{ruleset_id}/answer-logging or /rulebooks/{rulebook_id}/answer-logging) and this key is that tenant's. Absent otherwise, the default: the record then keeps only inputs_hash. See docs/decision-records.md#answer-logging. */
+            answers_logged?: components["schemas"]["AnswersLogged"];
             /** @description With include_choice_context: every field's section and each OR-group's alternatives with their labels, fields and status (open, closed or satisfied). */
             choice_context?: components["schemas"]["ChoiceContext"];
             /** @description sha256:<hex> of the rules that ran: the content identity replay pins to. */
@@ -2343,6 +2509,20 @@ export interface components {
             docs_url: string;
             message: string;
         };
+        ImpactCandidate: {
+            /** @description With rulebook: a release of it, by UUID or exact two-word label; default the release in force. */
+            release_id?: string;
+            /** @description One of the tenant's rulebooks, by id (rb_...) or slug, instead of slug and version. The baseline is then its release in force (leave baseline out). */
+            rulebook?: string;
+            /** @description With rulebook and section_id: the tenant's cut of that section (an exact ruleset_id) proposed in its place. */
+            ruleset_id?: string;
+            /** @description With rulebook and ruleset_id: the section whose member the proposal replaces, as promoting ruleset_id would. */
+            section_id?: string;
+            /** @description The ruleset's slug, with version. */
+            slug?: string;
+            /** @description The version under the slug, v<N> (or N). */
+            version?: string;
+        };
         ImpactItem: {
             /**
              * Format: int64
@@ -2414,8 +2594,8 @@ export interface components {
         ImpactRequest: {
             /** @description The rules in force: a version of slug, or without version the cut in force on decision_date; slug defaults to the candidate's. */
             baseline?: components["schemas"]["RulesetPick"];
-            /** @description A published version of the tenant's ruleset (slug and version, both required); omitted, the project's draft. */
-            candidate?: components["schemas"]["RulesetPick"];
+            /** @description A published version of the tenant's ruleset (slug and version, both required), or one of the tenant's rulebooks (rulebook, with release_id, or section_id and ruleset_id, or all three); omitted, the project's draft. */
+            candidate?: components["schemas"]["ImpactCandidate"];
             /** @description The caseload to decide, cld_ and 16 URL-safe characters. */
             caseload_id: string;
             /** @description The date a case without its own decision_date is decided as of, and the baseline in force is taken on; YYYY-MM-DD, default today. */
@@ -2426,10 +2606,22 @@ export interface components {
              */
             examples?: number;
         };
+        ImpactRulebook: {
+            /** @description The release in force when the run was started: the baseline. */
+            baseline_release_id: string;
+            /** @description The candidate's release. */
+            candidate_release_id: string;
+            /** @description The rulebook, rb_... */
+            rulebook_id: string;
+            /** @description The section whose member the candidate replaces; empty for a release as it is. */
+            section_id: string;
+            /** @description The cut proposed for that section; empty for a release as it is. */
+            section_ruleset_id: string;
+        };
         ImpactRun: {
-            /** @description The concrete ruleset_id of the baseline. */
+            /** @description The concrete ruleset_id of the baseline; empty for a run of a rulebook. */
             baseline_ruleset_id: string;
-            /** @description The concrete ruleset_id of the candidate; null when it is the project's draft. */
+            /** @description The concrete ruleset_id of the candidate; null when it is the project's draft or a rulebook. */
             candidate_ruleset_id: string | null;
             caseload_id: string;
             /** Format: date-time */
@@ -2448,6 +2640,8 @@ export interface components {
             project_id: string;
             /** @description The report, once the run has ended with one; absent before, and in lists. */
             report?: components["schemas"]["ImpactReport"];
+            /** @description What a run of a rulebook compares (then baseline_ruleset_id is empty); null for a run of rulesets. */
+            rulebook: components["schemas"]["ImpactRulebook"] | null;
             /** @description imp_ and 16 URL-safe characters. */
             run_id: string;
             /** Format: date-time */
@@ -3458,7 +3652,7 @@ export interface components {
             url?: string;
         };
         SuggestCasesRequest: {
-            /** @description The date the suggested cases are decided as of, and carry when the draft reads decision_date(); YYYY-MM-DD, default today. */
+            /** @description The date the suggested cases of a draft that reads decision_date() are decided as of and carry; YYYY-MM-DD, default today. A draft that does not read it gets cases without a date, found as of the first day of its effective period, the day its tests are decided as of. */
             decision_date?: string;
         };
         SuggestedCase: {
@@ -3810,9 +4004,9 @@ export interface operations {
                      *       "content_digest": "sha256:fe1c22632fae346bca9ad96af37b495076e4fe0ac4e2a996358f91f6da7fca90",
                      *       "decision": "undetermined",
                      *       "decision_date": "2026-11-23",
-                     *       "decision_id": "dec_Z-Dnk5g6fWSpUIvG",
-                     *       "decision_time": "2026-11-29T09:02:41.880066325Z",
-                     *       "engine_version": "eligo-core@0.32.0",
+                     *       "decision_id": "dec_XhB0n_SDcIkEIz7f",
+                     *       "decision_time": "2026-11-29T23:47:41.837805601Z",
+                     *       "engine_version": "eligo-core@0.33.0",
                      *       "explanation": {
                      *         "decision": "undetermined",
                      *         "decision_path": [
@@ -4975,6 +5169,197 @@ export interface operations {
                      *       "project_id": "prj_I2skoPqa2rNO86GE",
                      *       "rows": 1,
                      *       "size": 177
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Caseload"];
+                };
+            };
+            /** @description Bad Request. `idempotency_key_invalid`: the Idempotency-Key header is not 1 to 255 printable ASCII characters. */
+            400: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Unauthorized. No usable API key: `missing_api_key` (no x-api-key header), `invalid_api_key` (unknown, malformed or revoked) or `api_key_expired`. */
+            401: {
+                headers: {
+                    /** @description The authentication scheme: `ApiKey header="x-api-key"`. */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Forbidden. `denied_missing_permission`: the key lacks a scope this operation needs; `action` and `missing_permissions` name it. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Not Found. The project is unknown, archived under that slug, or private to another tenant or to an anonymous caller. `detail` is a plain string with no reason code. */
+            404: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description Conflict. `idempotency_key_in_use`: a request with this Idempotency-Key is still being served; `Retry-After: 5`. */
+            409: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
+                    "Retry-After"?: number;
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Request Entity Too Large. `body_too_large`: the body exceeds the caller's cap (2 MB anonymous), refused before it is read. `caseload_too_large`: the file is over 33554432 bytes or 1000000 rows; split it. `caseload_limit`: the project holds 20 caseloads, the most it may; delete one. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). `idempotency_key_reused`: this Idempotency-Key was used for another path or body in the last 24 hours. `caseload_unreadable`: the file cannot be read as a whole: a CSV header that cannot be read (a column named twice or not at all), or a check that took over 1m0s. A row that cannot be read is not refused: it is counted under `bad_rows`. */
+            422: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `projects` class; `Retry-After: 86400`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
+                    "Retry-After"?: number;
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. `server_busy`: the body is over 64 KiB and the server is reading as many large bodies as its memory allows (`--body-memory`); nothing was read; `Retry-After: 5`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Unexpected failure: 500 `internal_error`, opaque. Quote the X-Request-Id response header when reporting it. */
+            default: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+        };
+    };
+    "make-project-caseload-from-log": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat with the same key within 24 hours gets the first answer. 1 to 255 printable ASCII characters, e.g. a UUID. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /**
+                 * @description The project id, prj_ and 16 URL-safe characters.
+                 * @example prj__C-lO8Vg3LirnnOW
+                 */
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "retention_days": 30,
+                 *       "slug": "demo/us-fmla-employee"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CaseloadFromLogRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "bad_rows": [],
+                     *       "caseload_id": "cld_tSzfTC-SvTiAh6jy",
+                     *       "cases": 1,
+                     *       "content_digest": "sha256:071cc49ed219a286100615ab4385f04dc05ca7f3789ad93ba70b949794ea8bd5",
+                     *       "created_at": "2026-11-29T23:17:01.524785Z",
+                     *       "expires_at": "2026-12-29T23:17:01.524785Z",
+                     *       "filename": "demo_us-fmla-employee.log.jsonl",
+                     *       "format": "jsonl",
+                     *       "project_id": "prj__C-lO8Vg3LirnnOW",
+                     *       "rows": 1,
+                     *       "size": 194
                      *     }
                      */
                     "application/json": components["schemas"]["Caseload"];
@@ -7402,7 +7787,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_43eCZXHH1Ha0CSm0
+                 * @example prj_FpcedU0pSSBhkhgn
                  */
                 project_id: string;
             };
@@ -7435,7 +7820,7 @@ export interface operations {
                      *       "accepted": true,
                      *       "changed_criteria": [],
                      *       "failures": [],
-                     *       "job_id": "gen_L-ix3D-jObhouGVL",
+                     *       "job_id": "gen_vgpe8ezX_c__vq-v",
                      *       "outcome": "accepted",
                      *       "provenance_report": {
                      *         "coverage": [
@@ -7444,7 +7829,7 @@ export interface operations {
                      *             "clauses": 1,
                      *             "filename": "source.txt",
                      *             "share": 0,
-                     *             "source_id": "src_cTyZFpSVtF6pOw7e",
+                     *             "source_id": "src_QslBBM9or-n3SdIH",
                      *             "status": "reference_only",
                      *             "uncited_passages": [
                      *               "An eligible employee has been employed for at least 12 months by the employer."
@@ -7455,7 +7840,7 @@ export interface operations {
                      *             "clauses": 2,
                      *             "filename": "fmla-notes.txt",
                      *             "share": 1,
-                     *             "source_id": "src_3wEWaCimOZY5cfxI",
+                     *             "source_id": "src_gffHaUGwGxzWbumn",
                      *             "status": "active",
                      *             "uncited_passages": []
                      *           }
@@ -7463,14 +7848,14 @@ export interface operations {
                      *         "quotes": [
                      *           {
                      *             "criterion_id": "tenure",
-                     *             "project_source_id": "src_3wEWaCimOZY5cfxI",
+                     *             "project_source_id": "src_gffHaUGwGxzWbumn",
                      *             "quote": "has been employed for at least 12 months by the employer",
                      *             "source_id": "usc29_2611",
                      *             "verified": true
                      *           },
                      *           {
                      *             "criterion_id": "worksite_size",
-                     *             "project_source_id": "src_3wEWaCimOZY5cfxI",
+                     *             "project_source_id": "src_gffHaUGwGxzWbumn",
                      *             "quote": "50 or more employees within 75 miles",
                      *             "source_id": "usc29_2611",
                      *             "verified": true
@@ -7483,7 +7868,7 @@ export interface operations {
                      *         }
                      *       },
                      *       "review_hint": {
-                     *         "actionable_via": "POST /projects/prj_43eCZXHH1Ha0CSm0/tests",
+                     *         "actionable_via": "POST /projects/prj_FpcedU0pSSBhkhgn/tests",
                      *         "check_id": "criteria_both_ways",
                      *         "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#criteria_both_ways",
                      *         "message": "Add cases that decide criterion worksite_size: one where it is satisfied and one where it is not (1 criterion is never decided)."
@@ -7495,10 +7880,10 @@ export interface operations {
                      *           "quotes_total": 2,
                      *           "quotes_verified": 2,
                      *           "round": 1,
-                     *           "seconds": 0.018504383,
+                     *           "seconds": 0.003081111,
                      *           "stage": "test",
                      *           "tests_passing": 1,
-                     *           "tokens": 7545
+                     *           "tokens": 7712
                      *         }
                      *       ],
                      *       "ruleset_id": "fmla_employee:draft-534a9cd79221",
@@ -7509,7 +7894,7 @@ export interface operations {
                      *       "source_questions": [],
                      *       "tests_passing": 1,
                      *       "tests_total": 1,
-                     *       "tokens_used": 7545
+                     *       "tokens_used": 7712
                      *     }
                      */
                     "application/json": unknown;
@@ -8168,7 +8553,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_I2skoPqa2rNO86GE
+                 * @example prj_WRzUjyoDKufZiL3x
                  */
                 project_id: string;
             };
@@ -8193,21 +8578,22 @@ export interface operations {
                      *         {
                      *           "baseline_ruleset_id": "fmla_employee:20261123-1802faf453d5",
                      *           "candidate_ruleset_id": null,
-                     *           "caseload_id": "cld_p74xbRUDBQN48msx",
-                     *           "created_at": "2026-11-29T16:48:09.677355Z",
+                     *           "caseload_id": "cld_gLtGvDfsBKnRvYIo",
+                     *           "created_at": "2026-11-29T23:22:07.491188Z",
                      *           "decision_date": "2026-11-23",
                      *           "error": "",
                      *           "examples": 5,
-                     *           "finished_at": "2026-11-29T16:48:09.686965Z",
+                     *           "finished_at": "2026-11-29T23:22:07.59225Z",
                      *           "partial": false,
                      *           "progress": {
                      *             "cases_done": 1,
                      *             "rows_done": 1,
                      *             "rows_total": 1
                      *           },
-                     *           "project_id": "prj_I2skoPqa2rNO86GE",
-                     *           "run_id": "imp_znoYwiW6f0kCqHeq",
-                     *           "started_at": "2026-11-29T16:48:09.682491Z",
+                     *           "project_id": "prj_WRzUjyoDKufZiL3x",
+                     *           "rulebook": null,
+                     *           "run_id": "imp_Jut8Y2_o1J4JAe_2",
+                     *           "started_at": "2026-11-29T23:22:07.580702Z",
                      *           "state": "succeeded"
                      *         }
                      *       ]
@@ -8317,7 +8703,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_I2skoPqa2rNO86GE
+                 * @example prj_WRzUjyoDKufZiL3x
                  */
                 project_id: string;
             };
@@ -8330,7 +8716,7 @@ export interface operations {
                  *       "baseline": {
                  *         "version": "v1"
                  *       },
-                 *       "caseload_id": "cld_p74xbRUDBQN48msx",
+                 *       "caseload_id": "cld_gLtGvDfsBKnRvYIo",
                  *       "decision_date": "2026-11-23",
                  *       "examples": 5
                  *     }
@@ -8354,8 +8740,8 @@ export interface operations {
                      * @example {
                      *       "baseline_ruleset_id": "fmla_employee:20261123-1802faf453d5",
                      *       "candidate_ruleset_id": null,
-                     *       "caseload_id": "cld_p74xbRUDBQN48msx",
-                     *       "created_at": "2026-11-29T16:48:09.677355Z",
+                     *       "caseload_id": "cld_gLtGvDfsBKnRvYIo",
+                     *       "created_at": "2026-11-29T23:22:07.491188Z",
                      *       "decision_date": "2026-11-23",
                      *       "error": "",
                      *       "examples": 5,
@@ -8366,8 +8752,9 @@ export interface operations {
                      *         "rows_done": 0,
                      *         "rows_total": 1
                      *       },
-                     *       "project_id": "prj_I2skoPqa2rNO86GE",
-                     *       "run_id": "imp_znoYwiW6f0kCqHeq",
+                     *       "project_id": "prj_WRzUjyoDKufZiL3x",
+                     *       "rulebook": null,
+                     *       "run_id": "imp_Jut8Y2_o1J4JAe_2",
                      *       "started_at": null,
                      *       "state": "queued"
                      *     }
@@ -8435,7 +8822,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProblemError"];
                 };
             };
-            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). `nothing_published`: there is no published cut to take as the baseline: name one. `draft_does_not_compile`: the candidate is the draft and it does not compile. `ruleset_record_corrupt`: the stored ruleset could not be loaded (its content does not match its digest); republish it. */
+            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). `nothing_published`: there is no published cut to take as the baseline (name one), or the candidate's rulebook has no release in force (activate it). `draft_does_not_compile`: the candidate is the draft and it does not compile. `ruleset_record_corrupt`: the stored ruleset could not be loaded (its content does not match its digest); republish it. */
             422: {
                 headers: {
                     "X-RateLimit-Class": components["headers"]["RateLimitClass"];
@@ -8500,12 +8887,12 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_I2skoPqa2rNO86GE
+                 * @example prj_WRzUjyoDKufZiL3x
                  */
                 project_id: string;
                 /**
                  * @description The run id, imp_ and 16 URL-safe characters.
-                 * @example imp_znoYwiW6f0kCqHeq
+                 * @example imp_Jut8Y2_o1J4JAe_2
                  */
                 run_id: string;
             };
@@ -8528,19 +8915,19 @@ export interface operations {
                      * @example {
                      *       "baseline_ruleset_id": "fmla_employee:20261123-1802faf453d5",
                      *       "candidate_ruleset_id": null,
-                     *       "caseload_id": "cld_p74xbRUDBQN48msx",
-                     *       "created_at": "2026-11-29T16:48:09.677355Z",
+                     *       "caseload_id": "cld_gLtGvDfsBKnRvYIo",
+                     *       "created_at": "2026-11-29T23:22:07.491188Z",
                      *       "decision_date": "2026-11-23",
                      *       "error": "",
                      *       "examples": 5,
-                     *       "finished_at": "2026-11-29T16:48:09.686965Z",
+                     *       "finished_at": "2026-11-29T23:22:07.59225Z",
                      *       "partial": false,
                      *       "progress": {
                      *         "cases_done": 1,
                      *         "rows_done": 1,
                      *         "rows_total": 1
                      *       },
-                     *       "project_id": "prj_I2skoPqa2rNO86GE",
+                     *       "project_id": "prj_WRzUjyoDKufZiL3x",
                      *       "report": {
                      *         "bad_rows": [],
                      *         "baseline": {
@@ -8586,8 +8973,9 @@ export interface operations {
                      *         ],
                      *         "values": []
                      *       },
-                     *       "run_id": "imp_znoYwiW6f0kCqHeq",
-                     *       "started_at": "2026-11-29T16:48:09.682491Z",
+                     *       "rulebook": null,
+                     *       "run_id": "imp_Jut8Y2_o1J4JAe_2",
+                     *       "started_at": "2026-11-29T23:22:07.580702Z",
                      *       "state": "succeeded"
                      *     }
                      */
@@ -8695,12 +9083,12 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_I2skoPqa2rNO86GE
+                 * @example prj_WRzUjyoDKufZiL3x
                  */
                 project_id: string;
                 /**
                  * @description The run id, imp_ and 16 URL-safe characters.
-                 * @example imp_S1iT4GiqKl-Llg-N
+                 * @example imp_dX_Pej4-Ilitr2XR
                  */
                 run_id: string;
             };
@@ -8723,20 +9111,21 @@ export interface operations {
                      * @example {
                      *       "baseline_ruleset_id": "fmla_employee:20261123-1802faf453d5",
                      *       "candidate_ruleset_id": null,
-                     *       "caseload_id": "cld_p74xbRUDBQN48msx",
-                     *       "created_at": "2026-11-29T16:48:09.711273Z",
+                     *       "caseload_id": "cld_gLtGvDfsBKnRvYIo",
+                     *       "created_at": "2026-11-29T23:22:07.649063Z",
                      *       "decision_date": "2026-11-23",
                      *       "error": "",
                      *       "examples": 5,
-                     *       "finished_at": "2026-11-29T16:48:09.714674Z",
+                     *       "finished_at": "2026-11-29T23:22:07.664846Z",
                      *       "partial": true,
                      *       "progress": {
                      *         "cases_done": 0,
                      *         "rows_done": 0,
                      *         "rows_total": 1
                      *       },
-                     *       "project_id": "prj_I2skoPqa2rNO86GE",
-                     *       "run_id": "imp_S1iT4GiqKl-Llg-N",
+                     *       "project_id": "prj_WRzUjyoDKufZiL3x",
+                     *       "rulebook": null,
+                     *       "run_id": "imp_dX_Pej4-Ilitr2XR",
                      *       "started_at": null,
                      *       "state": "cancelled"
                      *     }
@@ -12786,6 +13175,419 @@ export interface operations {
             };
         };
     };
+    "get-rulebook-answer-logging": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A slug of the tenant's own (send each / as %2F), or a rulebook id.
+                 * @example demo/family-leave
+                 */
+                rulebook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "dropped": [],
+                     *       "masked": [
+                     *         "employment.months_employed"
+                     *       ],
+                     *       "retention_days": 14,
+                     *       "setting_version": 1,
+                     *       "slug": "demo/family-leave",
+                     *       "updated_at": "2026-11-29T23:17:01.207203Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AnswerLogging"];
+                };
+            };
+            /** @description Unauthorized. No usable API key: `missing_api_key` (no x-api-key header), `invalid_api_key` (unknown, malformed or revoked) or `api_key_expired`. */
+            401: {
+                headers: {
+                    /** @description The authentication scheme: `ApiKey header="x-api-key"`. */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Forbidden. `denied_missing_permission`: the key lacks a scope this operation needs; `action` and `missing_permissions` name it. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Not Found. The rulebook is unknown, archived under that slug, or private to another tenant or to an anonymous caller. `detail` is a plain string with no reason code. */
+            404: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). */
+            422: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `rulebooks` class; `Retry-After: 86400`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
+                    "Retry-After"?: number;
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Unexpected failure: 500 `internal_error`, opaque. Quote the X-Request-Id response header when reporting it. */
+            default: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+        };
+    };
+    "put-rulebook-answer-logging": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A slug of the tenant's own (send each / as %2F), or a rulebook id.
+                 * @example demo/family-leave
+                 */
+                rulebook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "masked": [
+                 *         "employment.months_employed"
+                 *       ],
+                 *       "retention_days": 14
+                 *     }
+                 */
+                "application/json": components["schemas"]["AnswerLoggingRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "dropped": [],
+                     *       "masked": [
+                     *         "employment.months_employed"
+                     *       ],
+                     *       "retention_days": 14,
+                     *       "setting_version": 1,
+                     *       "slug": "demo/family-leave",
+                     *       "updated_at": "2026-11-29T23:17:01.207203Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AnswerLogging"];
+                };
+            };
+            /** @description Unauthorized. No usable API key: `missing_api_key` (no x-api-key header), `invalid_api_key` (unknown, malformed or revoked) or `api_key_expired`. */
+            401: {
+                headers: {
+                    /** @description The authentication scheme: `ApiKey header="x-api-key"`. */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Forbidden. `denied_missing_permission`: the key lacks a scope this operation needs; `action` and `missing_permissions` name it. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Not Found. The rulebook is unknown, archived under that slug, or private to another tenant or to an anonymous caller. `detail` is a plain string with no reason code. */
+            404: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description Request Entity Too Large. `body_too_large`: the body exceeds the caller's cap (2 MB anonymous), refused before it is read. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). */
+            422: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `rulebooks` class; `Retry-After: 86400`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
+                    "Retry-After"?: number;
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. `server_busy`: the body is over 64 KiB and the server is reading as many large bodies as its memory allows (`--body-memory`); nothing was read; `Retry-After: 5`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Unexpected failure: 500 `internal_error`, opaque. Quote the X-Request-Id response header when reporting it. */
+            default: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+        };
+    };
+    "delete-rulebook-answer-logging": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A slug of the tenant's own (send each / as %2F), or a rulebook id.
+                 * @example demo/family-leave
+                 */
+                rulebook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized. No usable API key: `missing_api_key` (no x-api-key header), `invalid_api_key` (unknown, malformed or revoked) or `api_key_expired`. */
+            401: {
+                headers: {
+                    /** @description The authentication scheme: `ApiKey header="x-api-key"`. */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Forbidden. `denied_missing_permission`: the key lacks a scope this operation needs; `action` and `missing_permissions` name it. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Not Found. The rulebook is unknown, archived under that slug, or private to another tenant or to an anonymous caller. `detail` is a plain string with no reason code. */
+            404: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). */
+            422: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `rulebooks` class; `Retry-After: 86400`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
+                    "Retry-After"?: number;
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Unexpected failure: 500 `internal_error`, opaque. Quote the X-Request-Id response header when reporting it. */
+            default: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+        };
+    };
     "archive-rulebook": {
         parameters: {
             query?: never;
@@ -15051,7 +15853,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "engine_version": "eligo-core@0.32.0",
+                     *       "engine_version": "eligo-core@0.33.0",
                      *       "fields": [
                      *         {
                      *           "description": "The kind of employer the leave would be taken from.",
@@ -15145,15 +15947,15 @@ export interface operations {
                      *         }
                      *       ],
                      *       "release": {
-                     *         "content_identity": "sha256:b2f45b893af46abec239fe013129fed62c2d195da81e0e3c949610d2f2689819",
-                     *         "label": "timely-goose",
-                     *         "published_at": "2026-11-27T07:24:20.15134Z",
-                     *         "release_id": "53fc658e-3de6-4210-8f0c-61bc3f9331fc",
+                     *         "content_identity": "sha256:4dd0d082649e718637c992bb98d370982e4b4f9d119e578c723ed0d59c366883",
+                     *         "label": "scenic-owl",
+                     *         "published_at": "2026-11-29T23:47:41.896072Z",
+                     *         "release_id": "9d1010e9-1d99-4b44-b8cf-7ed79a084310",
                      *         "title": "Family leave",
                      *         "version": 1
                      *       },
                      *       "robot_hints": null,
-                     *       "rulebook_id": "rb_4Y4unSJG5d3UlajS",
+                     *       "rulebook_id": "rb_cvxyWwP8k2cnmUO9",
                      *       "section_names": {
                      *         "fmla_employee": "FMLA employee eligibility"
                      *       },
@@ -15563,6 +16365,426 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ProblemError"] | components["schemas"]["AnonymousLimited"];
+                };
+            };
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Unexpected failure: 500 `internal_error`, opaque. Quote the X-Request-Id response header when reporting it. */
+            default: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+        };
+    };
+    "get-ruleset-answer-logging": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A slug of the tenant's own (send each / as %2F), or a concrete ruleset_id whose slug is meant.
+                 * @example demo/us-fmla-employee
+                 */
+                ruleset_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "dropped": [
+                     *         "worksite.employees_within_75_miles"
+                     *       ],
+                     *       "masked": [
+                     *         "employment.months_employed"
+                     *       ],
+                     *       "retention_days": 30,
+                     *       "setting_version": 2,
+                     *       "slug": "demo/us-fmla-employee",
+                     *       "updated_at": "2026-11-29T23:17:01.343008Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AnswerLogging"];
+                };
+            };
+            /** @description Unauthorized. No usable API key: `missing_api_key` (no x-api-key header), `invalid_api_key` (unknown, malformed or revoked) or `api_key_expired`. */
+            401: {
+                headers: {
+                    /** @description The authentication scheme: `ApiKey header="x-api-key"`. */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Forbidden. `denied_missing_permission`: the key lacks a scope this operation needs; `action` and `missing_permissions` name it. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Not Found. The ruleset is unknown, archived under that slug, or private to another tenant or to an anonymous caller. `detail` is a plain string with no reason code. */
+            404: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). */
+            422: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `rulesets` class; `Retry-After: 86400`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
+                    "Retry-After"?: number;
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Unexpected failure: 500 `internal_error`, opaque. Quote the X-Request-Id response header when reporting it. */
+            default: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+        };
+    };
+    "put-ruleset-answer-logging": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A slug of the tenant's own (send each / as %2F), or a concrete ruleset_id whose slug is meant.
+                 * @example demo/us-fmla-employee
+                 */
+                ruleset_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "dropped": [
+                 *         "worksite.employees_within_75_miles"
+                 *       ],
+                 *       "masked": [
+                 *         "employment.months_employed"
+                 *       ],
+                 *       "retention_days": 30
+                 *     }
+                 */
+                "application/json": components["schemas"]["AnswerLoggingRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "dropped": [
+                     *         "worksite.employees_within_75_miles"
+                     *       ],
+                     *       "masked": [
+                     *         "employment.months_employed"
+                     *       ],
+                     *       "retention_days": 30,
+                     *       "setting_version": 2,
+                     *       "slug": "demo/us-fmla-employee",
+                     *       "updated_at": "2026-11-29T23:17:01.343008Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AnswerLogging"];
+                };
+            };
+            /** @description Unauthorized. No usable API key: `missing_api_key` (no x-api-key header), `invalid_api_key` (unknown, malformed or revoked) or `api_key_expired`. */
+            401: {
+                headers: {
+                    /** @description The authentication scheme: `ApiKey header="x-api-key"`. */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Forbidden. `denied_missing_permission`: the key lacks a scope this operation needs; `action` and `missing_permissions` name it. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Not Found. The ruleset is unknown, archived under that slug, or private to another tenant or to an anonymous caller. `detail` is a plain string with no reason code. */
+            404: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description Request Entity Too Large. `body_too_large`: the body exceeds the caller's cap (2 MB anonymous), refused before it is read. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). */
+            422: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `rulesets` class; `Retry-After: 86400`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
+                    "Retry-After"?: number;
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. `server_busy`: the body is over 64 KiB and the server is reading as many large bodies as its memory allows (`--body-memory`); nothing was read; `Retry-After: 5`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Unexpected failure: 500 `internal_error`, opaque. Quote the X-Request-Id response header when reporting it. */
+            default: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+        };
+    };
+    "delete-ruleset-answer-logging": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A slug of the tenant's own (send each / as %2F), or a concrete ruleset_id whose slug is meant.
+                 * @example demo/us-fmla-employee
+                 */
+                ruleset_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized. No usable API key: `missing_api_key` (no x-api-key header), `invalid_api_key` (unknown, malformed or revoked) or `api_key_expired`. */
+            401: {
+                headers: {
+                    /** @description The authentication scheme: `ApiKey header="x-api-key"`. */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Forbidden. `denied_missing_permission`: the key lacks a scope this operation needs; `action` and `missing_permissions` name it. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
+                };
+            };
+            /** @description Not Found. The ruleset is unknown, archived under that slug, or private to another tenant or to an anonymous caller. `detail` is a plain string with no reason code. */
+            404: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description Unprocessable Entity. The request is malformed: `detail` is a list of `{type, loc, msg, input}` (missing, extra_forbidden, int_type, enum, json_invalid...). */
+            422: {
+                headers: {
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too Many Requests. `daily_quota_exceeded`: the key has used its rolling 24-hour budget for the `rulesets` class; `Retry-After: 86400`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait: 86400 on a keyed 429 over the daily budget, 30 on a 429 `tenant_generation_limit`; 1 on a 503, 30 on a 503 `work_deadline_exceeded`. */
+                    "Retry-After"?: number;
+                    "X-RateLimit-Class": components["headers"]["RateLimitClass"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProblemError"];
                 };
             };
             /** @description Service Unavailable. `rate_limit_backend_unavailable`: the API key or the usage counters could not be read. Transient: retry with exponential backoff. `database_unavailable`: a reference had to be read from the database, which could not be reached. Transient: retry with backoff. `work_deadline_exceeded`: the request's work ran past the server's work deadline (its write timeout less a quarter, at most 10 s less: 50 s by default), so it was stopped and nothing was written; `Retry-After: 30`. A smaller request finishes sooner. */
@@ -16266,7 +17488,7 @@ export interface operations {
                      *       "complete": true,
                      *       "content_digest": "sha256:fe1c22632fae346bca9ad96af37b495076e4fe0ac4e2a996358f91f6da7fca90",
                      *       "decision_date": "2026-11-23",
-                     *       "engine_version": "eligo-core@0.32.0",
+                     *       "engine_version": "eligo-core@0.33.0",
                      *       "expected_outcome": "eligible",
                      *       "field_errors": [],
                      *       "reasons": {
@@ -17085,7 +18307,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "content_digest": "sha256:fe1c22632fae346bca9ad96af37b495076e4fe0ac4e2a996358f91f6da7fca90",
-                     *       "engine_version": "eligo-core@0.32.0",
+                     *       "engine_version": "eligo-core@0.33.0",
                      *       "fields": [
                      *         {
                      *           "description": "The kind of employer the leave would be taken from.",
