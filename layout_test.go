@@ -70,6 +70,7 @@ var layers = map[string]int{
 	"api/rulebooks":               9,
 	"api/projects":                9,
 	"api/usage":                   9,
+	"api/answerlogging":           9,
 	"api/wiring":                  9,  // the composition root: the services and the core server over them
 	"api/apitest":                 10, // the test harness: the services and server of api/wiring, the resources a test mounts
 	"api/signin":                  9,

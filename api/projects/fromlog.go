@@ -88,7 +88,7 @@ func (h *handler) caseloadFromLog(ctx context.Context, in *fromLogInput) (*casel
 	}
 	until := req.Until
 	if until.IsZero() {
-		until = time.Now()
+		until = h.clock.Now()
 	}
 	body, err := h.logFile(ctx, tenant, kind, req.Slug, req.Since, until)
 	if errors.Is(err, errLogTooLarge) {
