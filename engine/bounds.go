@@ -255,26 +255,20 @@ func roundedEnd(a, step value.Value, mode value.Rounding) value.Value {
 
 // lower is the lesser of two bounds. An unbounded side is below
 // everything when it stands for -infinity (unboundedWins, as for a range's
-// lower end); otherwise it is ignored (the lesser of a range's upper ends,
-// for min, is bounded when either is).
+// lower end); otherwise it is passed over (the lesser of a range's upper
+// ends, for min, is bounded when either is).
 func lower(a, b value.Value, unboundedWins bool) value.Value {
-	switch {
-	case !a.Known || !b.Known:
-		if unboundedWins {
-			return value.Value{}
-		}
-		if a.Known {
-			return a
-		}
-		return b
-	case value.Compare(b, a) < 0:
-		return b
-	}
-	return a
+	return extreme(a, b, false, unboundedWins)
 }
 
 // upper is lower's mirror: the greater of two bounds.
 func upper(a, b value.Value, unboundedWins bool) value.Value {
+	return extreme(a, b, true, unboundedWins)
+}
+
+// extreme is the greater (greater) or lesser of two bounds, an unbounded
+// one winning or passed over as unboundedWins says.
+func extreme(a, b value.Value, greater, unboundedWins bool) value.Value {
 	switch {
 	case !a.Known || !b.Known:
 		if unboundedWins {
@@ -284,7 +278,8 @@ func upper(a, b value.Value, unboundedWins bool) value.Value {
 			return a
 		}
 		return b
-	case value.Compare(b, a) > 0:
+	}
+	if c := value.Compare(b, a); greater && c > 0 || !greater && c < 0 {
 		return b
 	}
 	return a
