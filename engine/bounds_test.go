@@ -105,13 +105,7 @@ func TestBoundsDecideComparisons(t *testing.T) {
 			`{"member": []}`, map[string]Status{"flat": P, "with_other": P, "under_limit": S, "two_children": N}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			in, err := r.Convert([]byte(tt.answers))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(in.FieldErrors) > 0 {
-				t.Fatalf("field errors: %v", in.FieldErrors)
-			}
+			in := convertClean(t, r, tt.answers)
 			res := r.Evaluate(in, Options{})
 			for id, want := range tt.criteria {
 				if got := criterionStatus(t, r, res, id); got != want {
@@ -120,4 +114,17 @@ func TestBoundsDecideComparisons(t *testing.T) {
 			}
 		})
 	}
+}
+
+// convertClean reads answers that must convert without a field error.
+func convertClean(t *testing.T, r *Ruleset, answers string) *Inputs {
+	t.Helper()
+	in, err := r.Convert([]byte(answers))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(in.FieldErrors) > 0 {
+		t.Fatalf("field errors: %v", in.FieldErrors)
+	}
+	return in
 }

@@ -73,13 +73,7 @@ func TestListsEvaluate(t *testing.T) {
 			map[string]string{"household_earnings": "0", "young_children": "0", "top_earnings": "0"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			in, err := r.Convert([]byte(tt.answers))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(in.FieldErrors) > 0 {
-				t.Fatalf("field errors: %v", in.FieldErrors)
-			}
+			in := convertClean(t, r, tt.answers)
 			res := r.Evaluate(in, opts)
 			if res.Outcome != tt.outcome {
 				t.Errorf("outcome %s, want %s", res.Outcome, tt.outcome)
