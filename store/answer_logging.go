@@ -95,7 +95,7 @@ WHERE tenant_id = $1 AND kind = $2 AND slug = $3`
 	sqlDeleteExpiredAnswers = `DELETE FROM decision_answers WHERE expires_at <= now()`
 
 	sqlLoggedAnswers = `SELECT decision_id, answers, decision_date FROM decision_answers
-WHERE tenant_id = $1 AND kind = $2 AND slug = $3 AND decided_at >= $4 AND decided_at < $5 AND expires_at > now()
+WHERE tenant_id = $1 AND kind = $2 AND slug = $3 AND decided_at >= $4 AND decided_at < COALESCE($5::timestamptz, 'infinity') AND expires_at > now()
 ORDER BY decided_at, decision_id`
 
 	sqlLoggedAnswerOf = `SELECT decision_id, answers, decision_date, setting_version, expires_at FROM decision_answers
@@ -201,10 +201,15 @@ type LoggedAnswer struct {
 
 // LoggedAnswers calls each with the unexpired answers kept for the
 // tenant's slug of decisions made from since up to, not including, until,
-// in decision order, one row at a time as the database sends them (never
-// all in memory). An error of each stops the read and is returned.
+// in decision order (a zero until: every one kept so far), one row at a
+// time as the database sends them (never all in memory). An error of each
+// stops the read and is returned.
 func (s *Store) LoggedAnswers(ctx context.Context, tenantID, kind, slug string, since, until time.Time, each func(LoggedAnswer) error) error {
-	rows, err := s.pool.Query(ctx, sqlLoggedAnswers, tenantID, kind, slug, since, until)
+	var upTo any // no upper bound: every decision kept so far
+	if !until.IsZero() {
+		upTo = until
+	}
+	rows, err := s.pool.Query(ctx, sqlLoggedAnswers, tenantID, kind, slug, since, upTo)
 	if err != nil {
 		return fmt.Errorf("read answers logged for %s %q: %w", kind, slug, err)
 	}

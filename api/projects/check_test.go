@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/eligo/eligo/auth"
 )
@@ -184,7 +185,7 @@ func TestCompleteDraftText(t *testing.T) {
 // with Retry-After, and another tenant is not held back.
 func TestEditorChecksAreUnmeteredButPaced(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t)
+	f := newFixtureAt(t, stoppedClock{time.Now()})
 	key := tenantKey(t, f, "acme", allProjectScopes...)
 	g := newGrantProject(t, f, key)
 	if c := g.do(t, http.MethodGet, "", nil).Header.Get("X-RateLimit-Class"); c != "projects" {

@@ -44,7 +44,7 @@ type fromLogRequest struct {
 	Slug          string    `json:"slug" minLength:"1" maxLength:"200" doc:"The slug whose logged answers make the caseload."`
 	Kind          string    `json:"kind,omitempty" enum:"ruleset,rulebook" doc:"Whether slug is a ruleset's (the default) or a rulebook's."`
 	Since         time.Time `json:"since,omitempty" required:"false" doc:"The first decision time read; default the first logged."`
-	Until         time.Time `json:"until,omitempty" required:"false" doc:"Decisions from this time on are left out; default now."`
+	Until         time.Time `json:"until,omitempty" required:"false" doc:"Decisions from this time on are left out; default none: every decision kept so far."`
 	Filename      string    `json:"filename,omitempty" maxLength:"255" doc:"The caseload's name; default <slug with / as _>.log.jsonl."`
 	RetentionDays int       `json:"retention_days,omitempty" minimum:"0" maximum:"90" doc:"Days the caseload is kept, 1 to 90; 0 or absent means 90."`
 }
@@ -86,11 +86,7 @@ func (h *handler) caseloadFromLog(ctx context.Context, in *fromLogInput) (*casel
 	if err != nil {
 		return nil, api.LookupFailed(ctx, err, kindNoun(kind), req.Slug)
 	}
-	until := req.Until
-	if until.IsZero() {
-		until = h.clock.Now()
-	}
-	body, err := h.logFile(ctx, tenant, kind, req.Slug, req.Since, until)
+	body, err := h.logFile(ctx, tenant, kind, req.Slug, req.Since, req.Until)
 	if errors.Is(err, errLogTooLarge) {
 		return nil, failed(ctx, caseloadTooLarge(fmt.Sprintf("The answers logged for %s in that period pass %d bytes or %d rows, the most a caseload holds; ask for a shorter period.",
 			req.Slug, MaxCaseloadBytes, MaxCaseloadRows)), "Project", in.ProjectID)

@@ -14,6 +14,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/eligo/eligo/api"
 	"github.com/eligo/eligo/api/apitest"
@@ -21,6 +22,7 @@ import (
 	"github.com/eligo/eligo/auth"
 	"github.com/eligo/eligo/authoring/llm"
 	"github.com/eligo/eligo/authoring/source/sourcetest"
+	"github.com/eligo/eligo/clock"
 )
 
 // The real statute the tests author from: the FMLA casebank folder, whose
@@ -43,11 +45,29 @@ func read(t testing.TB, name string) []byte {
 // newFixture serves the projects and the ruleset reads.
 func newFixture(t testing.TB) *apitest.Fixture {
 	t.Helper()
+	return newFixtureAt(t, nil)
+}
+
+// newFixtureAt is newFixture whose project handler reads projectClock
+// (the run's clock when nil).
+func newFixtureAt(t testing.TB, projectClock clock.Clock) *apitest.Fixture {
+	t.Helper()
 	return apitest.New(t, api.Config{Metering: apitest.GenerousMetering()}, func(s *api.Server, sv apitest.Services) {
-		Register(s, Deps{Authoring: sv.Authoring, Catalog: sv.Catalog, Clock: sv.Clock, Gate: sv.Gate})
+		c := projectClock
+		if c == nil {
+			c = sv.Clock
+		}
+		Register(s, Deps{Authoring: sv.Authoring, Catalog: sv.Catalog, Clock: c, Gate: sv.Gate})
 		rulesets.Register(s, rulesets.Deps{Catalog: sv.Catalog, Publisher: sv.Publisher, Clock: sv.Clock, Gate: sv.Gate})
 	})
 }
+
+// stoppedClock is a clock that never moves: a rate's refill then does not
+// depend on how fast the machine runs the test.
+type stoppedClock struct{ at time.Time }
+
+// Now is always the same time.
+func (c stoppedClock) Now() time.Time { return c.at }
 
 // tenantKey issues a key for tenant carrying scopes.
 func tenantKey(t testing.TB, f *apitest.Fixture, tenant string, scopes ...auth.Scope) string {

@@ -1308,7 +1308,7 @@ type CaseloadFromLogRequest struct {
 	// Slug The slug whose logged answers make the caseload.
 	Slug string `json:"slug"`
 
-	// Until Decisions from this time on are left out; default now.
+	// Until Decisions from this time on are left out; default none: every decision kept so far.
 	Until *time.Time `json:"until,omitempty"`
 }
 

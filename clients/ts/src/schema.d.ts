@@ -1548,7 +1548,7 @@ export interface components {
             slug: string;
             /**
              * Format: date-time
-             * @description Decisions from this time on are left out; default now.
+             * @description Decisions from this time on are left out; default none: every decision kept so far.
              */
             until?: string;
         };
