@@ -343,10 +343,12 @@ export function impactPanel(client: StudioClient, opts: ImpactPanelOptions): HTM
 
   // Whether the slug's decisions are kept: the button works only when they are.
   let checked = '';
+  let loggingOn = false;
   const checkLogging = async (): Promise<void> => {
     const slug = logSlug.value.trim();
     if (slug === checked) return;
     checked = slug;
+    loggingOn = false;
     logMake.disabled = true;
     if (!slug) {
       logState.textContent = `Give the address of a ${opts.log.kind} your team publishes.`;
@@ -364,6 +366,7 @@ export function impactPanel(client: StudioClient, opts: ImpactPanelOptions): HTM
     }
     if (checked !== slug) return; // the author named another slug meanwhile
     logState.textContent = text;
+    loggingOn = on;
     logMake.disabled = !on;
   };
   logSlug.addEventListener('change', () => void checkLogging());
@@ -388,6 +391,8 @@ export function impactPanel(client: StudioClient, opts: ImpactPanelOptions): HTM
       } catch (err) {
         alert.show(err instanceof StudioError ? fromLogRefusal(opts.log.kind, err.status, err.message) : errorMessage(err));
       }
+    }).then(() => {
+      logMake.disabled = !loggingOn; // the slug may have changed meanwhile
     });
   });
 
