@@ -255,11 +255,13 @@ export function impactPanel(client, opts) {
     });
     // Whether the slug's decisions are kept: the button works only when they are.
     let checked = '';
+    let loggingOn = false;
     const checkLogging = async () => {
         const slug = logSlug.value.trim();
         if (slug === checked)
             return;
         checked = slug;
+        loggingOn = false;
         logMake.disabled = true;
         if (!slug) {
             logState.textContent = `Give the address of a ${opts.log.kind} your team publishes.`;
@@ -279,6 +281,7 @@ export function impactPanel(client, opts) {
         if (checked !== slug)
             return; // the author named another slug meanwhile
         logState.textContent = text;
+        loggingOn = on;
         logMake.disabled = !on;
     };
     logSlug.addEventListener('change', () => void checkLogging());
@@ -305,6 +308,8 @@ export function impactPanel(client, opts) {
             catch (err) {
                 alert.show(err instanceof StudioError ? fromLogRefusal(opts.log.kind, err.status, err.message) : errorMessage(err));
             }
+        }).then(() => {
+            logMake.disabled = !loggingOn; // the slug may have changed meanwhile
         });
     });
     start.addEventListener('click', () => {
