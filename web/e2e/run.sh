@@ -8,8 +8,8 @@
 # ELIGO_MODEL_URL), and run the browser tests
 # (*.test.mjs: playwright-core driving Debian's chromium) against it, or
 # only the spec files given (run.sh e2e/session.test.mjs). A key for the
-# sign-in and studio tests, of a tenant of their own with the projects and
-# rulesets scopes, is issued and passed in ELIGO_KEY (its tenant in
+# sign-in and studio tests, of a tenant of their own with the projects,
+# rulesets and decide scopes, is issued and passed in ELIGO_KEY (its tenant in
 # ELIGO_TENANT); the interview tests' key, of a tenant with a private
 # ruleset and rulebook, in ELIGO_INTERVIEW_KEY (ELIGO_INTERVIEW_TENANT);
 # the markup test's, of a tenant whose public ruleset's words are markup,
@@ -67,7 +67,9 @@ done
 # A household's help: a list of members, asked person by person.
 "$tmp/eligo" publish web/e2e/testdata/household/household.rules --tenant demo --public --slug demo/household-help >/dev/null
 
-# A key for the sign-in and studio tests (session.test.mjs, studio.test.mjs).
+# A key for the sign-in and studio tests (session.test.mjs, studio.test.mjs);
+# it also decides, so that the studio test's decisions under its own
+# ruleset are logged and make a file of applicants.
 tenant="e2e-studio"
 # newKey tenant name scopes prints a new pro-tier key of tenant.
 newKey() {
@@ -76,7 +78,7 @@ newKey() {
 		return 1
 	}
 }
-key="$(newKey "$tenant" "console e2e" projects:read,projects:write,rulesets:read,rulesets:write)"
+key="$(newKey "$tenant" "console e2e" projects:read,projects:write,rulesets:read,rulesets:write,decide)"
 
 # The interview tests' own (interview.test.mjs): a public rulebook for
 # the catalogue, over public sections; and a tenant with a private ruleset

@@ -1,6 +1,6 @@
 // End-to-end tests of the authoring studio in a real browser against a
-// real `eligo serve` (run.sh creates a key for a tenant with the projects
-// and rulesets scopes and passes it in ELIGO_KEY): from signing in,
+// real `eligo serve` (run.sh creates a key for a tenant with the projects,
+// rulesets and decide scopes and passes it in ELIGO_KEY): from signing in,
 // through sources, rules, tests and review, to publishing and the
 // applicant interview, then signing out. The main flow is driven from the
 // keyboard wherever a person could; every screen is checked with axe-core.
@@ -566,5 +566,76 @@ test('the studio over a household: member test cases, then review, gates and Cha
   assert.match(await page.locator('#changes li.change pre.witness').first().textContent(), /^member = \d\n/);
   await axe(page, 'household-changes');
   await shot(page, 'household-changes');
+  clean();
+});
+
+/** shipped waits until the server's decision log holds no record it has not yet written to the database. */
+async function shipped() {
+  for (let i = 0; i < 600; i++) {
+    const ready = await (await fetch(origin + '/readyz')).json();
+    if ((ready.decision_log?.spool?.segments ?? 0) === 0) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.fail('the decision log did not ship its records to the database');
+}
+
+test('Real applicants from the decision log: the answers kept under the ruleset make a file, and a run over it moves who the draft moves', async (t) => {
+  // Over the API: a ruleset published under the tenant's own address, and
+  // a draft of it whose hours threshold moves from 1,250 to 1,000.
+  const logSlug = `${tenant}/fmla-logged-${Date.now().toString(36)}`;
+  const call = (method, p, body) => apiCall(key, method, p, body);
+  const project = await call('POST', '/projects/', { name: 'FMLA, logged', section_id: 'fmla_service', source_text: '', test_cases: [] });
+  const base = `/projects/${project.project_id}`;
+  await call('POST', base + '/sources', {
+    filename: 'usc29-2611.txt',
+    text: 'The term "eligible employee" means an employee who has been employed (i) for at least 12 months by the employer with respect to whom leave is requested under section 2612 of this title; and (ii) for at least 1,250 hours of service with such employer during the previous 12-month period.',
+    url: statuteURL,
+    licence: 'public-domain',
+  });
+  const published = rules(false).replace(`ruleset "${slug}"`, `ruleset "${logSlug}"`);
+  assert.equal((await call('PUT', base + '/draft', { rules: published })).compiles, true);
+  assert.equal((await call('POST', base + '/publish', {})).slug, logSlug);
+  assert.equal((await call('PUT', base + '/draft', { rules: published.replace('hours_12_months >= 1250', 'hours_12_months >= 1000') })).compiles, true);
+
+  // Answer logging is off: the panel says so, and its button does nothing.
+  const { page, clean } = await open(t, `/#/studio/projects/${project.project_id}/changes`);
+  // The browser may still hold the session of the test before.
+  await page.waitForSelector('#impact-log, #api-key');
+  if (await page.locator('#api-key').isVisible()) await signIn(page, key);
+  await page.waitForSelector('#impact-log');
+  await page.waitForFunction(() => /not being kept/.test(document.querySelector('#impact-log-state')?.textContent ?? ''));
+  assert.equal(await page.inputValue('#impact-log-slug'), logSlug, 'the slug the rules publish under is the default');
+  assert.match(await page.locator('#impact-log-state').textContent(), new RegExp(`^Decisions under ${logSlug} are not being kept; an administrator can turn answer logging on`));
+  assert.equal(await page.isDisabled('#impact-log-make'), true);
+  await axe(page, 'changes-log-off');
+
+  // Logging on, then three decisions by the tenant's key: one between the
+  // thresholds, one above both, one employed too briefly.
+  await call('PUT', `/rulesets/${encodeURIComponent(logSlug)}/answer-logging`, { retention_days: 30 });
+  for (const [months, hours] of [[24, 1100], [24, 1300], [6, 2000]]) {
+    const d = await call('POST', '/decide', { ruleset_id: logSlug, field_values: { 'employment.months_employed': months, 'employment.hours_12_months': hours } });
+    assert.equal(d.answers_logged?.retention_days, 30, 'the decision says its answers were kept');
+  }
+  await shipped();
+
+  // The panel, opened again, offers them; the file made from them is chosen and counted in words.
+  await page.reload();
+  await page.waitForFunction(() => /are kept for 30 days/.test(document.querySelector('#impact-log-state')?.textContent ?? ''));
+  assert.equal(await page.isDisabled('#impact-log-make'), false);
+  await press(page, '#impact-log-make', 300);
+  await page.waitForFunction(() => /^Made /.test(document.querySelector('#impact-progress')?.textContent ?? ''));
+  assert.equal(await page.locator('#impact-progress').textContent(), `Made ${logSlug.replace('/', '_')}.log.jsonl from 3 decisions under ${logSlug}: 3 applicants.`);
+  assert.match(await page.locator('#impact-caseload option:checked').textContent(), /\.log\.jsonl: 3 applicants/);
+
+  // A run over them: the applicant between the thresholds would become eligible.
+  await press(page, '#impact-start', 300);
+  await page.waitForSelector('#impact-result:not([hidden])');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'impact-result', 'the report takes the focus');
+  assert.equal(await page.locator('#impact-result .impact-transitions').textContent(), 'Fewer than 10 applicants who are not eligible would become eligible.');
+  const unchanged = await page.locator('#impact-result .impact-unchanged').textContent();
+  assert.match(unchanged, /applicants? would stay eligible\./);
+  assert.match(unchanged, /applicants? would stay not eligible\./);
+  await axe(page, 'changes-log-impact');
+  await shot(page, 'changes-log-impact');
   clean();
 });

@@ -5,7 +5,7 @@
 // telling the studio when the session has ended.
 
 import { ApiError, currentSession, request, signIn, signOut } from '../transport.js';
-import type { Who } from './types.js';
+import type { Draft, Who } from './types.js';
 
 /** signedOutMessage says why a call was refused when the session has ended. */
 export const signedOutMessage =
@@ -67,6 +67,16 @@ export class StudioClient {
 
 /** StudioError is a refusal of a studio call: an ApiError whose body (failing tests, problems) the studio shows. */
 export class StudioError extends ApiError {}
+
+/** loadDraft reads the project's draft; null before the first one (409 no_draft). */
+export async function loadDraft(client: StudioClient, projectId: string): Promise<Draft | null> {
+  try {
+    return await client.call<Draft>('GET', `/projects/${encodeURIComponent(projectId)}/draft`);
+  } catch (err) {
+    if (err instanceof StudioError && err.status === 409) return null;
+    throw err;
+  }
+}
 
 /** newIdempotencyKey makes a key so a retried create or publish is not done twice. */
 export function newIdempotencyKey(): string {

@@ -10,9 +10,10 @@
 
 import { memberOf } from '../answers.js';
 import { append, h } from '../dom.js';
-import { StudioError, type StudioClient } from './client.js';
+import { loadDraft, StudioError, type StudioClient } from './client.js';
 import { formatAnswers, outcomeWords } from './caseform.js';
 import { impactPanel } from './impact.js';
+import { draftSlug } from './projectform.js';
 import type { Change, DraftDiff, RulesetSummary } from './types.js';
 import { alertBox, busy, errorMessage, field, plural } from './ui.js';
 
@@ -258,6 +259,7 @@ export async function changesView(client: StudioClient, projectId: string, conta
       projectId,
       candidate: () => null,
       describe: 'Beside the example above: decide every applicant of a file on the version in force and on the saved rules, and count whose outcome would change.',
+      log: { kind: 'ruleset', slug: async () => draftSlug((await loadDraft(client, projectId))?.rules ?? '') },
     }),
   );
   // The team's published rulesets are offered as choices; typing any other

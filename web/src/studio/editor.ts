@@ -8,7 +8,7 @@
 
 import { EditorView, setDiagnostics } from '../../vendor/codemirror.js';
 import { announce, h } from '../dom.js';
-import { StudioError, type StudioClient } from './client.js';
+import { loadDraft, type StudioClient } from './client.js';
 import { announceCompletions, serverCompletion } from './completion.js';
 import { placeCompileErrors, problemsOf, type DraftCheck, type Placed } from './diagnostics.js';
 import { formatRules } from './format.js';
@@ -20,16 +20,6 @@ import { rulesView } from './rulesview.js';
 import type { Draft, DraftSymbols } from './types.js';
 import { alertBox, busy, errorMessage, plural } from './ui.js';
 import { VersionsList } from './versionsview.js';
-
-/** loadDraft reads the project's draft; null before the first one (409 no_draft). */
-export async function loadDraft(client: StudioClient, projectId: string): Promise<Draft | null> {
-  try {
-    return await client.call<Draft>('GET', `/projects/${encodeURIComponent(projectId)}/draft`);
-  } catch (err) {
-    if (err instanceof StudioError && err.status === 409) return null;
-    throw err;
-  }
-}
 
 /** loadSymbols reads what the saved draft declares, to open the editor at a criterion; null when that fails (the text is searched instead). */
 async function loadSymbols(client: StudioClient, projectId: string): Promise<DraftSymbols | null> {

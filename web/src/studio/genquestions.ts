@@ -4,8 +4,7 @@
 // draft (the note's `settles`).
 
 import { announce, h, idFor } from '../dom.js';
-import { newIdempotencyKey, type StudioClient } from './client.js';
-import { loadDraft } from './editor.js';
+import { loadDraft, newIdempotencyKey, type StudioClient } from './client.js';
 import { type Guidance, type GuidanceList, type SourceQuestion, settledReading, settleText } from './generation.js';
 import { alertBox, busy, errorMessage } from './ui.js';
 

@@ -4,11 +4,14 @@
 // and counts whom it moves. The panel chooses or uploads a caseload,
 // starts a run, follows its progress (with a live region and a cancel
 // button), says its report in words, and lists the project's past runs.
+// A caseload can also be made from the decisions the service made under
+// one of the team's slugs, when answer logging keeps their answers
+// (docs/impact.md#from-the-decision-log).
 // The Changes screen runs the draft; the rulebook screen a promotion's
 // proposed section (its candidate).
 
 import { append, h } from '../dom.js';
-import type { StudioClient } from './client.js';
+import { StudioError, type StudioClient } from './client.js';
 import { outcomeWords } from './caseform.js';
 import type { components } from '../../../clients/ts/src/schema.js';
 import { alertBox, busy, errorMessage, plural, when } from './ui.js';
@@ -17,6 +20,7 @@ type S = components['schemas'];
 type Caseload = S['Caseload'];
 type ImpactReport = S['ImpactReport'];
 type ImpactReason = S['ImpactReason'];
+type AnswerLogging = S['AnswerLogging'];
 
 /** What a run of a rulebook compares (docs/impact.md#rulebook-candidates). */
 export interface ImpactRulebook {
@@ -99,6 +103,77 @@ export function uploadQuery(name: string): { query: string; contentType: string 
   return { query: '?' + q.toString(), contentType: csv ? 'text/csv' : 'application/x-ndjson' };
 }
 
+/** LogKind is what a slug whose decisions are logged names: a ruleset or a rulebook. */
+export type LogKind = 'ruleset' | 'rulebook';
+
+/** loggingPath is the answer logging setting of slug (docs/decision-records.md#answer-logging). */
+export function loggingPath(kind: LogKind, slug: string): string {
+  return `/${kind}s/${encodeURIComponent(slug)}/answer-logging`;
+}
+
+/** fieldsWords lists field names in a sentence: "a", "a and b", "a, b and c". */
+function fieldsWords(names: readonly string[]): string {
+  return names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+}
+
+/**
+ * loggingSentence says whether the decisions under slug are kept: for how
+ * long and without which answers when they are, and who can change that
+ * when they are not (setting null: answer logging is off).
+ */
+export function loggingSentence(kind: LogKind, slug: string, setting: Pick<AnswerLogging, 'retention_days' | 'dropped' | 'masked'> | null): string {
+  if (!setting) {
+    return `Decisions under ${slug} are not being kept; an administrator can turn answer logging on for the ${kind} (PUT ${loggingPath(kind, slug)}), and the decisions your team’s keys make from then on can make a file of applicants.`;
+  }
+  const left = [
+    setting.dropped.length ? `${fieldsWords(setting.dropped)} left out` : '',
+    setting.masked.length ? `the answers to ${fieldsWords(setting.masked)} hidden (those applicants are counted as undecided)` : '',
+  ].filter(Boolean);
+  return `The answers of decisions your team’s keys make under ${slug} are kept for ${plural(setting.retention_days, 'day')}${left.length ? `, with ${left.join(' and ')}` : ''}.`;
+}
+
+/** The period a caseload from the log covers, as from-log takes it, or why it cannot. */
+export interface LogPeriod {
+  since?: string;
+  until?: string;
+  error?: string;
+}
+
+/** nextDay is the day after a YYYY-MM-DD date, as one. */
+function nextDay(date: string): string {
+  const d = new Date(date + 'T00:00:00Z');
+  d.setUTCDate(d.getUTCDate() + 1);
+  return d.toISOString().slice(0, 10);
+}
+
+/**
+ * logPeriod is the period of decisions from the day from to the day to,
+ * both included (days in UTC, as decisions are dated): since is the first
+ * day's start, until the start of the day after the last. Either may be
+ * empty for no bound; a period that ends before it starts is an error.
+ */
+export function logPeriod(from: string, to: string): LogPeriod {
+  if (from && to && to < from) return { error: 'The period ends before it starts: choose a “to” day on or after the “from” day.' };
+  const out: LogPeriod = {};
+  if (from) out.since = from + 'T00:00:00Z';
+  if (to) out.until = nextDay(to) + 'T00:00:00Z';
+  return out;
+}
+
+/** fromLogSentence says what a caseload made from the log holds. */
+export function fromLogSentence(c: Pick<Caseload, 'filename' | 'cases' | 'rows'>, slug: string): string {
+  if (c.rows === 0) return `Made ${c.filename}: no decision under ${slug} was kept in that period, so it holds no applicant.`;
+  const unread = c.rows - c.cases;
+  return `Made ${c.filename} from ${plural(c.rows, 'decision')} under ${slug}: ${plural(c.cases, 'applicant')}${unread ? ` and ${plural(unread, 'row')} that cannot be read` : ''}.`;
+}
+
+/** fromLogRefusal says why a caseload could not be made from the log: the API's words, with what to do about them. */
+export function fromLogRefusal(kind: LogKind, status: number, message: string): string {
+  if (status === 404) return `${message} Decisions are read only under a ${kind} your team publishes.`;
+  if (status === 413) return `Too many decisions for one file: ${message}`;
+  return message;
+}
+
 /** reasonList draws one list of reasons with their counts and, when the key may see them, line numbers. */
 function reasonList(id: string, title: string, reasons: ImpactReason[]): HTMLElement | null {
   if (!reasons.length) return null;
@@ -160,6 +235,12 @@ export interface ImpactPanelOptions {
   candidate: () => Record<string, string> | null;
   /** describe says what a run compares, in words. */
   describe: string;
+  /**
+   * log is the slug whose logged decisions are offered as a file of
+   * applicants by default (the author may name another of the team's):
+   * the draft's slug, or the rulebook's, resolved when the panel opens.
+   */
+  log: { kind: LogKind; slug: () => Promise<string> };
 }
 
 /** impactPanel draws the impact panel: choose or upload a caseload, run, follow, read. */
@@ -175,6 +256,11 @@ export function impactPanel(client: StudioClient, opts: ImpactPanelOptions): HTM
   const status = h('p', { id: 'impact-progress', role: 'status', 'aria-live': 'polite' });
   const result = h('section', { id: 'impact-result', tabindex: '-1', 'aria-labelledby': 'impact-result-heading', hidden: true });
   const past = h('ul', { id: 'impact-runs', class: 'plain' });
+  const logSlug = h('input', { type: 'text', id: 'impact-log-slug', class: 'wide', autocomplete: 'off', spellcheck: 'false', 'aria-describedby': 'impact-log-state' });
+  const logFrom = h('input', { type: 'date', id: 'impact-log-from', 'aria-describedby': 'impact-log-period-hint' });
+  const logTo = h('input', { type: 'date', id: 'impact-log-to', 'aria-describedby': 'impact-log-period-hint' });
+  const logState = h('p', { id: 'impact-log-state', 'aria-live': 'polite' });
+  const logMake = h('button', { type: 'button', class: 'secondary', id: 'impact-log-make', 'aria-describedby': 'impact-log-state', disabled: true }, 'Make a file from these decisions');
   let caseloads: Caseload[] = [];
   let current = '';
 
@@ -255,6 +341,61 @@ export function impactPanel(client: StudioClient, opts: ImpactPanelOptions): HTM
     });
   });
 
+  // Whether the slug's decisions are kept: the button works only when they are.
+  let checked = '';
+  let loggingOn = false;
+  const checkLogging = async (): Promise<void> => {
+    const slug = logSlug.value.trim();
+    if (slug === checked) return;
+    checked = slug;
+    loggingOn = false;
+    logMake.disabled = true;
+    if (!slug) {
+      logState.textContent = `Give the address of a ${opts.log.kind} your team publishes.`;
+      return;
+    }
+    logState.textContent = `Finding out whether decisions under ${slug} are kept…`;
+    let text: string;
+    let on = false;
+    try {
+      text = loggingSentence(opts.log.kind, slug, await client.call<AnswerLogging>('GET', loggingPath(opts.log.kind, slug)));
+      on = true;
+    } catch (err) {
+      // The API's own words say which: off, or no slug of the team's.
+      text = err instanceof StudioError && err.status === 404 ? `${loggingSentence(opts.log.kind, slug, null)} ${errorMessage(err)}` : `Could not find out whether decisions under ${slug} are kept: ${errorMessage(err)}`;
+    }
+    if (checked !== slug) return; // the author named another slug meanwhile
+    logState.textContent = text;
+    loggingOn = on;
+    logMake.disabled = !on;
+  };
+  logSlug.addEventListener('change', () => void checkLogging());
+
+  logMake.addEventListener('click', () => {
+    void busy(logMake, async () => {
+      alert.clear();
+      const slug = logSlug.value.trim();
+      const period = logPeriod(logFrom.value, logTo.value);
+      if (period.error) {
+        alert.show(period.error);
+        logFrom.focus();
+        return;
+      }
+      const body: Record<string, unknown> = { slug, kind: opts.log.kind };
+      if (period.since) body.since = period.since;
+      if (period.until) body.until = period.until;
+      try {
+        const c = await client.call<Caseload>('POST', `${base}/caseloads/from-log`, body);
+        await loadCaseloads(c.caseload_id);
+        status.textContent = fromLogSentence(c, slug);
+      } catch (err) {
+        alert.show(err instanceof StudioError ? fromLogRefusal(opts.log.kind, err.status, err.message) : errorMessage(err));
+      }
+    }).then(() => {
+      logMake.disabled = !loggingOn; // the slug may have changed meanwhile
+    });
+  });
+
   start.addEventListener('click', () => {
     void busy(start, async () => {
       alert.clear();
@@ -302,6 +443,17 @@ export function impactPanel(client: StudioClient, opts: ImpactPanelOptions): HTM
       file,
       upload,
     ),
+    h(
+      'section',
+      { id: 'impact-log', class: 'impact-log', 'aria-labelledby': 'impact-log-heading' },
+      h('h4', { id: 'impact-log-heading' }, 'Or make a file from the decisions made'),
+      h('p', { class: 'hint' }, `The answers of the decisions your team’s keys made under one of its ${opts.log.kind}s, as answer logging kept them. No one sees the answers, only counts.`),
+      h('div', { class: 'field' }, h('label', { for: 'impact-log-slug' }, 'Decisions under'), logSlug),
+      h('p', { class: 'hint', id: 'impact-log-period-hint' }, 'Days in UTC, both included; leave a day empty for every decision kept before or after.'),
+      h('div', { class: 'inline' }, h('label', { for: 'impact-log-from' }, 'From'), logFrom, h('label', { for: 'impact-log-to' }, 'to'), logTo),
+      logState,
+      logMake,
+    ),
     h('div', { class: 'buttons' }, start, cancel),
     meter,
     status,
@@ -311,5 +463,12 @@ export function impactPanel(client: StudioClient, opts: ImpactPanelOptions): HTM
   );
   start.disabled = true;
   void Promise.all([loadCaseloads(), loadRuns()]).catch((err) => alert.show(errorMessage(err)));
+  void opts.log
+    .slug()
+    .then((slug) => {
+      if (!logSlug.value) logSlug.value = slug;
+      return checkLogging();
+    })
+    .catch((err) => (logState.textContent = `Could not read the address decisions are made under: ${errorMessage(err)}`));
   return panel;
 }

@@ -51,6 +51,7 @@ export function promoteImpact(client: StudioClient, rb: Rulebook, rulesets: Rule
           return { rulebook: rb.rulebook_id, section_id: p.sectionId, ruleset_id: p.version.ruleset_id };
         },
         describe: 'Decide every applicant of a file on the rulebook’s release in force and on that release with the chosen version in its section’s place, and count whose outcome would change. Nothing is promoted.',
+        log: { kind: 'rulebook', slug: () => Promise.resolve(rb.slug) },
       }),
     );
   };

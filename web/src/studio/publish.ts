@@ -11,9 +11,8 @@
 // Changes screen.
 
 import { announce, append, h } from '../dom.js';
-import { newIdempotencyKey, StudioError, type StudioClient } from './client.js';
+import { loadDraft, newIdempotencyKey, StudioError, type StudioClient } from './client.js';
 import { reasons } from './caseform.js';
-import { loadDraft } from './editor.js';
 import { gates } from './gates.js';
 import { draftSlug } from './projectform.js';
 import { publishedPanel } from './published.js';

@@ -5,9 +5,8 @@
 // whose answer decides every case.
 
 import { announce, h } from '../dom.js';
-import type { StudioClient } from './client.js';
+import { loadDraft, type StudioClient } from './client.js';
 import { buildCase, type CaseForm, formatAnswers, outcomes, outcomeWords, reasons } from './caseform.js';
-import { loadDraft } from './editor.js';
 import { suggestionsPanel } from './suggestions.js';
 import type { Project, TestCase, TestResult } from './types.js';
 import { alertBox, busy, confirmDialog, errorMessage, field, plural } from './ui.js';

@@ -63,6 +63,17 @@ export class StudioClient {
 /** StudioError is a refusal of a studio call: an ApiError whose body (failing tests, problems) the studio shows. */
 export class StudioError extends ApiError {
 }
+/** loadDraft reads the project's draft; null before the first one (409 no_draft). */
+export async function loadDraft(client, projectId) {
+    try {
+        return await client.call('GET', `/projects/${encodeURIComponent(projectId)}/draft`);
+    }
+    catch (err) {
+        if (err instanceof StudioError && err.status === 409)
+            return null;
+        throw err;
+    }
+}
 /** newIdempotencyKey makes a key so a retried create or publish is not done twice. */
 export function newIdempotencyKey() {
     return crypto.randomUUID();

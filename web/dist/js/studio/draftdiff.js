@@ -9,9 +9,10 @@
 // (docs/language.md#households).
 import { memberOf } from '../answers.js';
 import { append, h } from '../dom.js';
-import { StudioError } from './client.js';
+import { loadDraft, StudioError } from './client.js';
 import { formatAnswers, outcomeWords } from './caseform.js';
 import { impactPanel } from './impact.js';
+import { draftSlug } from './projectform.js';
 import { alertBox, busy, errorMessage, field, plural } from './ui.js';
 /** statusWords says a criterion's status ("not_satisfied" is "not satisfied"; none is "not in the rules"). */
 function statusWords(s) {
@@ -183,6 +184,7 @@ export async function changesView(client, projectId, container) {
         projectId,
         candidate: () => null,
         describe: 'Beside the example above: decide every applicant of a file on the version in force and on the saved rules, and count whose outcome would change.',
+        log: { kind: 'ruleset', slug: async () => draftSlug((await loadDraft(client, projectId))?.rules ?? '') },
     }));
     // The team's published rulesets are offered as choices; typing any other
     // address or id works too.

@@ -7,7 +7,7 @@
 // with the editor's text or to bring back (versionsview.ts).
 import { EditorView, setDiagnostics } from '../../vendor/codemirror.js';
 import { announce, h } from '../dom.js';
-import { StudioError } from './client.js';
+import { loadDraft } from './client.js';
 import { announceCompletions, serverCompletion } from './completion.js';
 import { placeCompileErrors, problemsOf } from './diagnostics.js';
 import { formatRules } from './format.js';
@@ -18,17 +18,6 @@ import { QuotesList } from './quotesview.js';
 import { rulesView } from './rulesview.js';
 import { alertBox, busy, errorMessage, plural } from './ui.js';
 import { VersionsList } from './versionsview.js';
-/** loadDraft reads the project's draft; null before the first one (409 no_draft). */
-export async function loadDraft(client, projectId) {
-    try {
-        return await client.call('GET', `/projects/${encodeURIComponent(projectId)}/draft`);
-    }
-    catch (err) {
-        if (err instanceof StudioError && err.status === 409)
-            return null;
-        throw err;
-    }
-}
 /** loadSymbols reads what the saved draft declares, to open the editor at a criterion; null when that fails (the text is searched instead). */
 async function loadSymbols(client, projectId) {
     try {

@@ -3,8 +3,7 @@
 // it as guidance for the next generation and marks it resolved on the
 // draft (the note's `settles`).
 import { announce, h, idFor } from '../dom.js';
-import { newIdempotencyKey } from './client.js';
-import { loadDraft } from './editor.js';
+import { loadDraft, newIdempotencyKey } from './client.js';
 import { settledReading, settleText } from './generation.js';
 import { alertBox, busy, errorMessage } from './ui.js';
 /**

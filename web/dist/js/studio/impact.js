@@ -4,9 +4,13 @@
 // and counts whom it moves. The panel chooses or uploads a caseload,
 // starts a run, follows its progress (with a live region and a cancel
 // button), says its report in words, and lists the project's past runs.
+// A caseload can also be made from the decisions the service made under
+// one of the team's slugs, when answer logging keeps their answers
+// (docs/impact.md#from-the-decision-log).
 // The Changes screen runs the draft; the rulebook screen a promotion's
 // proposed section (its candidate).
 import { append, h } from '../dom.js';
+import { StudioError } from './client.js';
 import { outcomeWords } from './caseform.js';
 import { alertBox, busy, errorMessage, plural, when } from './ui.js';
 /** ended says whether a run has stopped for good. */
@@ -68,6 +72,66 @@ export function uploadQuery(name) {
     const q = new URLSearchParams({ filename: name, format: csv ? 'csv' : 'jsonl' });
     return { query: '?' + q.toString(), contentType: csv ? 'text/csv' : 'application/x-ndjson' };
 }
+/** loggingPath is the answer logging setting of slug (docs/decision-records.md#answer-logging). */
+export function loggingPath(kind, slug) {
+    return `/${kind}s/${encodeURIComponent(slug)}/answer-logging`;
+}
+/** fieldsWords lists field names in a sentence: "a", "a and b", "a, b and c". */
+function fieldsWords(names) {
+    return names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+}
+/**
+ * loggingSentence says whether the decisions under slug are kept: for how
+ * long and without which answers when they are, and who can change that
+ * when they are not (setting null: answer logging is off).
+ */
+export function loggingSentence(kind, slug, setting) {
+    if (!setting) {
+        return `Decisions under ${slug} are not being kept; an administrator can turn answer logging on for the ${kind} (PUT ${loggingPath(kind, slug)}), and the decisions your team’s keys make from then on can make a file of applicants.`;
+    }
+    const left = [
+        setting.dropped.length ? `${fieldsWords(setting.dropped)} left out` : '',
+        setting.masked.length ? `the answers to ${fieldsWords(setting.masked)} hidden (those applicants are counted as undecided)` : '',
+    ].filter(Boolean);
+    return `The answers of decisions your team’s keys make under ${slug} are kept for ${plural(setting.retention_days, 'day')}${left.length ? `, with ${left.join(' and ')}` : ''}.`;
+}
+/** nextDay is the day after a YYYY-MM-DD date, as one. */
+function nextDay(date) {
+    const d = new Date(date + 'T00:00:00Z');
+    d.setUTCDate(d.getUTCDate() + 1);
+    return d.toISOString().slice(0, 10);
+}
+/**
+ * logPeriod is the period of decisions from the day from to the day to,
+ * both included (days in UTC, as decisions are dated): since is the first
+ * day's start, until the start of the day after the last. Either may be
+ * empty for no bound; a period that ends before it starts is an error.
+ */
+export function logPeriod(from, to) {
+    if (from && to && to < from)
+        return { error: 'The period ends before it starts: choose a “to” day on or after the “from” day.' };
+    const out = {};
+    if (from)
+        out.since = from + 'T00:00:00Z';
+    if (to)
+        out.until = nextDay(to) + 'T00:00:00Z';
+    return out;
+}
+/** fromLogSentence says what a caseload made from the log holds. */
+export function fromLogSentence(c, slug) {
+    if (c.rows === 0)
+        return `Made ${c.filename}: no decision under ${slug} was kept in that period, so it holds no applicant.`;
+    const unread = c.rows - c.cases;
+    return `Made ${c.filename} from ${plural(c.rows, 'decision')} under ${slug}: ${plural(c.cases, 'applicant')}${unread ? ` and ${plural(unread, 'row')} that cannot be read` : ''}.`;
+}
+/** fromLogRefusal says why a caseload could not be made from the log: the API's words, with what to do about them. */
+export function fromLogRefusal(kind, status, message) {
+    if (status === 404)
+        return `${message} Decisions are read only under a ${kind} your team publishes.`;
+    if (status === 413)
+        return `Too many decisions for one file: ${message}`;
+    return message;
+}
 /** reasonList draws one list of reasons with their counts and, when the key may see them, line numbers. */
 function reasonList(id, title, reasons) {
     if (!reasons.length)
@@ -110,6 +174,11 @@ export function impactPanel(client, opts) {
     const status = h('p', { id: 'impact-progress', role: 'status', 'aria-live': 'polite' });
     const result = h('section', { id: 'impact-result', tabindex: '-1', 'aria-labelledby': 'impact-result-heading', hidden: true });
     const past = h('ul', { id: 'impact-runs', class: 'plain' });
+    const logSlug = h('input', { type: 'text', id: 'impact-log-slug', class: 'wide', autocomplete: 'off', spellcheck: 'false', 'aria-describedby': 'impact-log-state' });
+    const logFrom = h('input', { type: 'date', id: 'impact-log-from', 'aria-describedby': 'impact-log-period-hint' });
+    const logTo = h('input', { type: 'date', id: 'impact-log-to', 'aria-describedby': 'impact-log-period-hint' });
+    const logState = h('p', { id: 'impact-log-state', 'aria-live': 'polite' });
+    const logMake = h('button', { type: 'button', class: 'secondary', id: 'impact-log-make', 'aria-describedby': 'impact-log-state', disabled: true }, 'Make a file from these decisions');
     let caseloads = [];
     let current = '';
     const loadCaseloads = async (choose) => {
@@ -184,6 +253,65 @@ export function impactPanel(client, opts) {
             }
         });
     });
+    // Whether the slug's decisions are kept: the button works only when they are.
+    let checked = '';
+    let loggingOn = false;
+    const checkLogging = async () => {
+        const slug = logSlug.value.trim();
+        if (slug === checked)
+            return;
+        checked = slug;
+        loggingOn = false;
+        logMake.disabled = true;
+        if (!slug) {
+            logState.textContent = `Give the address of a ${opts.log.kind} your team publishes.`;
+            return;
+        }
+        logState.textContent = `Finding out whether decisions under ${slug} are kept…`;
+        let text;
+        let on = false;
+        try {
+            text = loggingSentence(opts.log.kind, slug, await client.call('GET', loggingPath(opts.log.kind, slug)));
+            on = true;
+        }
+        catch (err) {
+            // The API's own words say which: off, or no slug of the team's.
+            text = err instanceof StudioError && err.status === 404 ? `${loggingSentence(opts.log.kind, slug, null)} ${errorMessage(err)}` : `Could not find out whether decisions under ${slug} are kept: ${errorMessage(err)}`;
+        }
+        if (checked !== slug)
+            return; // the author named another slug meanwhile
+        logState.textContent = text;
+        loggingOn = on;
+        logMake.disabled = !on;
+    };
+    logSlug.addEventListener('change', () => void checkLogging());
+    logMake.addEventListener('click', () => {
+        void busy(logMake, async () => {
+            alert.clear();
+            const slug = logSlug.value.trim();
+            const period = logPeriod(logFrom.value, logTo.value);
+            if (period.error) {
+                alert.show(period.error);
+                logFrom.focus();
+                return;
+            }
+            const body = { slug, kind: opts.log.kind };
+            if (period.since)
+                body.since = period.since;
+            if (period.until)
+                body.until = period.until;
+            try {
+                const c = await client.call('POST', `${base}/caseloads/from-log`, body);
+                await loadCaseloads(c.caseload_id);
+                status.textContent = fromLogSentence(c, slug);
+            }
+            catch (err) {
+                alert.show(err instanceof StudioError ? fromLogRefusal(opts.log.kind, err.status, err.message) : errorMessage(err));
+            }
+        }).then(() => {
+            logMake.disabled = !loggingOn; // the slug may have changed meanwhile
+        });
+    });
     start.addEventListener('click', () => {
         void busy(start, async () => {
             alert.clear();
@@ -219,8 +347,16 @@ export function impactPanel(client, opts) {
             }
         });
     });
-    const panel = h('section', { id: 'impact', class: 'studio-form', 'aria-labelledby': 'impact-heading' }, h('h3', { id: 'impact-heading' }, 'Real applicants'), h('p', { class: 'hint' }, opts.describe), h('div', { class: 'field' }, h('label', { for: 'impact-caseload' }, 'Applicants'), select), h('div', { class: 'field' }, h('label', { for: 'impact-file' }, 'Upload a file of applicants'), h('p', { class: 'hint', id: 'impact-file-hint' }, 'JSON Lines (one applicant’s answers per line) or CSV (a column per question). The file is kept with the project; no one sees its answers, only counts.'), file, upload), h('div', { class: 'buttons' }, start, cancel), meter, status, alert.el, result, h('section', { 'aria-labelledby': 'impact-runs-heading' }, h('h4', { id: 'impact-runs-heading' }, 'Past runs'), past));
+    const panel = h('section', { id: 'impact', class: 'studio-form', 'aria-labelledby': 'impact-heading' }, h('h3', { id: 'impact-heading' }, 'Real applicants'), h('p', { class: 'hint' }, opts.describe), h('div', { class: 'field' }, h('label', { for: 'impact-caseload' }, 'Applicants'), select), h('div', { class: 'field' }, h('label', { for: 'impact-file' }, 'Upload a file of applicants'), h('p', { class: 'hint', id: 'impact-file-hint' }, 'JSON Lines (one applicant’s answers per line) or CSV (a column per question). The file is kept with the project; no one sees its answers, only counts.'), file, upload), h('section', { id: 'impact-log', class: 'impact-log', 'aria-labelledby': 'impact-log-heading' }, h('h4', { id: 'impact-log-heading' }, 'Or make a file from the decisions made'), h('p', { class: 'hint' }, `The answers of the decisions your team’s keys made under one of its ${opts.log.kind}s, as answer logging kept them. No one sees the answers, only counts.`), h('div', { class: 'field' }, h('label', { for: 'impact-log-slug' }, 'Decisions under'), logSlug), h('p', { class: 'hint', id: 'impact-log-period-hint' }, 'Days in UTC, both included; leave a day empty for every decision kept before or after.'), h('div', { class: 'inline' }, h('label', { for: 'impact-log-from' }, 'From'), logFrom, h('label', { for: 'impact-log-to' }, 'to'), logTo), logState, logMake), h('div', { class: 'buttons' }, start, cancel), meter, status, alert.el, result, h('section', { 'aria-labelledby': 'impact-runs-heading' }, h('h4', { id: 'impact-runs-heading' }, 'Past runs'), past));
     start.disabled = true;
     void Promise.all([loadCaseloads(), loadRuns()]).catch((err) => alert.show(errorMessage(err)));
+    void opts.log
+        .slug()
+        .then((slug) => {
+        if (!logSlug.value)
+            logSlug.value = slug;
+        return checkLogging();
+    })
+        .catch((err) => (logState.textContent = `Could not read the address decisions are made under: ${errorMessage(err)}`));
     return panel;
 }

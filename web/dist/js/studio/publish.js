@@ -10,9 +10,8 @@
 // archive, is drawn by published.ts; what publishing would change, by the
 // Changes screen.
 import { announce, append, h } from '../dom.js';
-import { newIdempotencyKey, StudioError } from './client.js';
+import { loadDraft, newIdempotencyKey, StudioError } from './client.js';
 import { reasons } from './caseform.js';
-import { loadDraft } from './editor.js';
 import { gates } from './gates.js';
 import { draftSlug } from './projectform.js';
 import { publishedPanel } from './published.js';

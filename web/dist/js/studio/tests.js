@@ -4,8 +4,8 @@
 // (set-project-tests replaces the list), and run by asking for the draft,
 // whose answer decides every case.
 import { announce, h } from '../dom.js';
+import { loadDraft } from './client.js';
 import { buildCase, formatAnswers, outcomes, outcomeWords, reasons } from './caseform.js';
-import { loadDraft } from './editor.js';
 import { suggestionsPanel } from './suggestions.js';
 import { alertBox, busy, confirmDialog, errorMessage, field, plural } from './ui.js';
 /** testsView draws the tests screen of project into container. */
