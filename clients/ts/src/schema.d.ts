@@ -7787,7 +7787,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_FpcedU0pSSBhkhgn
+                 * @example prj_JMLe5GhmMM0Srj6W
                  */
                 project_id: string;
             };
@@ -7820,7 +7820,7 @@ export interface operations {
                      *       "accepted": true,
                      *       "changed_criteria": [],
                      *       "failures": [],
-                     *       "job_id": "gen_vgpe8ezX_c__vq-v",
+                     *       "job_id": "gen_TwB3iiLPa8g9a0Wg",
                      *       "outcome": "accepted",
                      *       "provenance_report": {
                      *         "coverage": [
@@ -7829,7 +7829,7 @@ export interface operations {
                      *             "clauses": 1,
                      *             "filename": "source.txt",
                      *             "share": 0,
-                     *             "source_id": "src_QslBBM9or-n3SdIH",
+                     *             "source_id": "src_mJbxWWKayvpidNkE",
                      *             "status": "reference_only",
                      *             "uncited_passages": [
                      *               "An eligible employee has been employed for at least 12 months by the employer."
@@ -7840,7 +7840,7 @@ export interface operations {
                      *             "clauses": 2,
                      *             "filename": "fmla-notes.txt",
                      *             "share": 1,
-                     *             "source_id": "src_gffHaUGwGxzWbumn",
+                     *             "source_id": "src_bGTD8XAD-aqKVMbm",
                      *             "status": "active",
                      *             "uncited_passages": []
                      *           }
@@ -7848,14 +7848,14 @@ export interface operations {
                      *         "quotes": [
                      *           {
                      *             "criterion_id": "tenure",
-                     *             "project_source_id": "src_gffHaUGwGxzWbumn",
+                     *             "project_source_id": "src_bGTD8XAD-aqKVMbm",
                      *             "quote": "has been employed for at least 12 months by the employer",
                      *             "source_id": "usc29_2611",
                      *             "verified": true
                      *           },
                      *           {
                      *             "criterion_id": "worksite_size",
-                     *             "project_source_id": "src_gffHaUGwGxzWbumn",
+                     *             "project_source_id": "src_bGTD8XAD-aqKVMbm",
                      *             "quote": "50 or more employees within 75 miles",
                      *             "source_id": "usc29_2611",
                      *             "verified": true
@@ -7868,7 +7868,7 @@ export interface operations {
                      *         }
                      *       },
                      *       "review_hint": {
-                     *         "actionable_via": "POST /projects/prj_FpcedU0pSSBhkhgn/tests",
+                     *         "actionable_via": "POST /projects/prj_JMLe5GhmMM0Srj6W/tests",
                      *         "check_id": "criteria_both_ways",
                      *         "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#criteria_both_ways",
                      *         "message": "Add cases that decide criterion worksite_size: one where it is satisfied and one where it is not (1 criterion is never decided)."
@@ -7880,10 +7880,10 @@ export interface operations {
                      *           "quotes_total": 2,
                      *           "quotes_verified": 2,
                      *           "round": 1,
-                     *           "seconds": 0.003081111,
+                     *           "seconds": 0.024638644,
                      *           "stage": "test",
                      *           "tests_passing": 1,
-                     *           "tokens": 7712
+                     *           "tokens": 7711
                      *         }
                      *       ],
                      *       "ruleset_id": "fmla_employee:draft-534a9cd79221",
@@ -7894,7 +7894,7 @@ export interface operations {
                      *       "source_questions": [],
                      *       "tests_passing": 1,
                      *       "tests_total": 1,
-                     *       "tokens_used": 7712
+                     *       "tokens_used": 7711
                      *     }
                      */
                     "application/json": unknown;
