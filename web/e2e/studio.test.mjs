@@ -282,7 +282,11 @@ test('the studio: sign in, sources, rules, tests, review, publish, sign out', as
   page.on('request', (r) => {
     if (r.url().endsWith('/draft/check')) checks.push(r);
   });
+  // The edit is typed once the sign-in is on its way, however slowly the
+  // machine sends it.
+  const signingIn = page.waitForRequest((r) => r.url().endsWith('/console/session') && r.method() === 'POST');
   await page.keyboard.press('Enter');
+  await signingIn;
   await page.locator('.cm-line', { hasText: 'section fmla_service' }).click();
   await page.keyboard.press('End');
   await page.keyboard.type('.');
