@@ -110,7 +110,7 @@ type Route struct {
 	Class Class
 	// Price is the cost, in metering units, of an anonymous request with
 	// this body, for an operation whose cost depends on what is asked
-	// (/decide's flags; spec, Limits 6). The metering middleware reads the
+	// (/decide's flags; docs/api.md, metering). The metering middleware reads the
 	// body and calls it before the handler; nil means one unit. Keyed
 	// callers always count one unit per request.
 	Price func(body []byte) int64
