@@ -203,3 +203,47 @@ group g all "Everything" {
 		tc.check(t, r)
 	}
 }
+
+// TestUnusedFieldsOverMembers: a field of each member is one field as the
+// rules write it (member.age), however many members the list holds, so
+// the check counts it once and names an unread one once.
+func TestUnusedFieldsOverMembers(t *testing.T) {
+	t.Parallel()
+	const head = `ruleset "test/member-fields"
+section meals
+name "Meals"
+
+source s "Source" url "https://example.org/s" licence "public-domain"
+
+list member "People in the household" up to 4
+  question "How many people live in your household?"
+field member.age int weight 1
+  question "How old is this person?"
+`
+	const group = `
+group g all "Everything" {
+  criterion child "A child" {
+    any(member where member.age < 18)
+    cite s "child"
+  }
+}
+`
+	for _, tc := range []struct {
+		name, extra, status string
+		evidence            []string
+	}{
+		{"every field read", "", "pass", []string{"all 2 declared fields are read, and every test field is declared"}},
+		{"a member field unread", "field member.in_school bool weight 2\n  question \"Does this person go to school?\"\n", "warn",
+			[]string{"field member.in_school is declared but no criterion reads it"}},
+	} {
+		r, _, err := engine.Compile("meals.rules", []byte(head+tc.extra+group))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep := build(t, review.Input{Rules: r}, review.Options{})
+		c := checkOf(t, rep, review.CheckUnusedFields)
+		if c.Status != tc.status || !slices.Equal(c.Evidence, tc.evidence) {
+			t.Errorf("%s: %s %q\nwant %s %q", tc.name, c.Status, c.Evidence, tc.status, tc.evidence)
+		}
+	}
+}
