@@ -68,7 +68,7 @@ func (e *Error) GetStatus() int { return e.status }
 // path that answers with an error (the middleware through writeError,
 // handlers through huma, which calls GetHeaders) sends them alike: a 401
 // names the authentication scheme (RFC 9110 requires WWW-Authenticate), a
-// keyed 429 says to come back in a day (Retry-After: 86400, docs/api.md#metering) and
+// keyed 429 says to come back in a day (Retry-After: 86400, docs/metering.md) and
 // a 503 is transient (retry after a second, with backoff).
 func (e *Error) GetHeaders() http.Header {
 	if e.retryAfter > 0 {

@@ -32,7 +32,7 @@ const (
 	HeaderRateLimitReset     = "X-RateLimit-Reset"
 )
 
-// KeyedRetryAfter is the Retry-After on a keyed 429, in seconds (docs/api.md#metering).
+// KeyedRetryAfter is the Retry-After on a keyed 429, in seconds (docs/metering.md).
 const KeyedRetryAfter = 86400
 
 // meterThen counts r against its route's class and serves it when the
@@ -121,7 +121,7 @@ func (s *Server) retryAt(r *http.Request, caller metering.Caller, class metering
 	return at
 }
 
-// AnonymousLimited is the anonymous limiter's 429 body (docs/api.md#metering):
+// AnonymousLimited is the anonymous limiter's 429 body (docs/metering.md):
 // retry_after is the epoch second of the first hourly boundary at which the
 // refused request would be admitted if the caller sent nothing else.
 type AnonymousLimited struct {

@@ -329,7 +329,7 @@ var (
 		"The API key is not valid: it is unknown, malformed or revoked.")
 	errExpiredKey = NewProblem(http.StatusUnauthorized, "unauthorized", ReasonAPIKeyExpired,
 		"The API key has expired. Ask for a new key.")
-	// errKeyStoreUnavailable uses the one 503 code of docs/api.md#metering: keys and usage
+	// errKeyStoreUnavailable uses the one 503 code of docs/metering.md: keys and usage
 	// counters share the database, and clients need only one transient
 	// code to retry on.
 	errKeyStoreUnavailable = unavailable(ReasonRateLimitBackendUnavailable, "The API key could not be checked, so the request was not served. This is transient.",

@@ -110,7 +110,7 @@ type Config struct {
 	// metering itself costs.
 	Unmetered bool
 	// Metering sets budgets and counter timing; the zero value gives the
-	// budgets of docs/api.md#metering (see package metering).
+	// budgets of docs/metering.md (see package metering).
 	Metering metering.Config
 	// Logger receives one line per request; slog.Default() when nil.
 	Logger *slog.Logger

@@ -24,7 +24,7 @@ import (
 // the tutorial and the guides whose examples need no placeholder promise
 // that what they show works as shown. The other pages' blocks illustrate
 // (a project id written $P, a file of your own) and are not run.
-var runDocuments = []string{"README.md", "docs/tutorial.md", "docs/api.md", "docs/language.md", "docs/verification.md", "docs/impact.md"}
+var runDocuments = []string{"README.md", "docs/tutorial.md", "docs/api.md", "docs/metering.md", "docs/language.md", "docs/verification.md", "docs/impact.md"}
 
 // TestDocumentedCommandsRun runs every ```sh block of runDocuments, in
 // order, one shell session per document, against a real `eligo serve`

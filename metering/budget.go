@@ -33,7 +33,7 @@ func Tiers() []string {
 // a report-only class, counted as over).
 type Budgets map[string]map[Class]int64
 
-// DefaultBudgets returns the figures of docs/api.md#metering.
+// DefaultBudgets returns the figures of docs/metering.md.
 //
 // Anonymous: the interface contract gives two conflicting per-IP figures for /decide, 500
 // per day (an earlier tier listing) and 250 decisions per day (a preview

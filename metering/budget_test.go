@@ -65,7 +65,7 @@ func TestBudgetOverride(t *testing.T) {
 func TestClassTable(t *testing.T) {
 	t.Parallel()
 	if len(Classes) != 6 {
-		t.Fatalf("%d classes, docs/api.md#metering lists six", len(Classes))
+		t.Fatalf("%d classes, docs/metering.md lists six", len(Classes))
 	}
 	for _, c := range Classes {
 		if c.Class.Enforced() != (c.Class != ClassGenerate) {

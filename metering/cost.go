@@ -1,6 +1,6 @@
 package metering
 
-// Anonymous /decide cost units (docs/api.md#metering).
+// Anonymous /decide cost units (docs/metering.md).
 const (
 	// PlainDecideCost is the cost of a /decide call without costly flags.
 	PlainDecideCost = 1

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// TestDecideCostEveryFlagCount checks the arithmetic of docs/api.md#metering for
+// TestDecideCostEveryFlagCount checks the arithmetic of docs/metering.md for
 // every number of the four costly flags: 1 plain, +5 per costly flag, so
 // trace plus explanation costs 11.
 func TestDecideCostEveryFlagCount(t *testing.T) {

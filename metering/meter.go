@@ -21,7 +21,7 @@ import (
 // not served.
 var ErrBackendUnavailable = errors.New("metering backend unavailable")
 
-// Config tunes a Meter. The zero value gives the budgets of docs/api.md#metering and the
+// Config tunes a Meter. The zero value gives the budgets of docs/metering.md and the
 // defaults below.
 type Config struct {
 	// Budgets is the tier × class budget table; DefaultBudgets() when nil.

@@ -69,8 +69,10 @@ type Explanation struct {
 	// Reasons are a minimal set of criteria that together rule out the
 	// expected outcome: with their statuses as the answers give them, no
 	// status of the other criteria reaches it, and freeing any one of them
-	// makes it reachable. Empty when the outcome already is the expected
-	// one, or when only FieldErrors stand in the way.
+	// makes it reachable. When the actual outcome is decided they are
+	// settled criteria: one still pending is no reason why. Empty when the
+	// outcome already is the expected one, or when only FieldErrors stand
+	// in the way.
 	//
 	// Their number is not the number of changes the answers need: the
 	// alternatives of an exhausted `any` group are all reasons, while
@@ -480,12 +482,27 @@ func (x *explainer) check(ctx context.Context, kept, read []int) (z3.Result, []e
 // minimalCore returns the criteria of a minimal core (ascending) and, for
 // each, a status that makes the expected outcome reachable when it alone
 // is released.
+//
+// The core is drawn from the settled criteria alone whenever they rule the
+// outcome out on their own, as they do whenever the actual outcome is
+// decided: a criterion still pending (an open question, an official's
+// determination) is then no reason why. Only when the pending criteria
+// are part of what stands in the way (an undetermined outcome) are they
+// candidates too.
 func (x *explainer) minimalCore(ctx context.Context) ([]int, map[int]engine.Status, error) {
 	all := make([]int, len(x.keep))
+	var base []int
 	for i := range all {
 		all[i] = i
+		if x.actual[i] != engine.Pending {
+			base = append(base, i)
+		}
 	}
-	res, _, err := x.check(ctx, all, nil)
+	res, _, err := x.check(ctx, base, nil)
+	if err == nil && res != z3.Unsat && len(base) < len(all) {
+		base = all
+		res, _, err = x.check(ctx, all, nil)
+	}
 	if err != nil {
 		return nil, nil, err
 	}
@@ -513,7 +530,7 @@ func (x *explainer) minimalCore(ctx context.Context) ([]int, map[int]engine.Stat
 	// A single criterion that rules the outcome out on its own is the
 	// smallest explanation there is; prefer the first in declaration order
 	// over whatever larger core Z3 would start from.
-	for i := range x.keep {
+	for _, i := range base {
 		if free[i] == x.actual[i] {
 			// This model reaches the goal with i as the answers make it,
 			// so i alone rules nothing out.

@@ -101,6 +101,13 @@ func checkMinimalCore(t *testing.T, r *engine.Ruleset, actual []engine.Status, w
 	if st, ok := reachable(r, actual, fixed, want); ok {
 		t.Fatalf("%s: the reasons %v do not rule %s out: statuses %v reach it", label, reasonIDs(ex), want, st)
 	}
+	// A decided outcome is decided by the settled criteria: one still
+	// pending is no reason why.
+	for _, reason := range ex.Reasons {
+		if ex.Actual != engine.Undetermined && reason.Status == engine.Pending {
+			t.Errorf("%s: the outcome is %s, yet the reasons %v include %s, still pending", label, ex.Actual, reasonIDs(ex), reason.CriterionID)
+		}
+	}
 	for _, reason := range ex.Reasons {
 		i := solvertest.CriterionIndex(r, reason.CriterionID)
 		fixed[i] = false

@@ -99,7 +99,7 @@ func PostExact(t testing.TB, f *Fixture, path, body string) (int, map[string]any
 	return res.StatusCode, out
 }
 
-// OverrideBudgets returns the default budgets (docs/api.md#metering) with spec applied.
+// OverrideBudgets returns the default budgets (docs/metering.md) with spec applied.
 func OverrideBudgets(t testing.TB, spec string) metering.Budgets {
 	t.Helper()
 	b, err := metering.DefaultBudgets().Override(spec)

@@ -18,7 +18,7 @@ type decideFlag struct {
 	// member is where the member lands in decideRequest.
 	member func(*decideRequest) *bool
 	// costly marks a flag that adds metering.FlagSurcharge to an anonymous
-	// call's cost (docs/api.md#metering): it makes the evaluation dearer.
+	// call's cost (docs/metering.md): it makes the evaluation dearer.
 	costly bool
 	// cache is the bit the flag sets in the decision cache key, for a flag
 	// that changes the cached decision; zero for one that does not.

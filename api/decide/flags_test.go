@@ -14,7 +14,7 @@ import (
 	"github.com/eligo/eligo/metering"
 )
 
-// The flag members as docs/api.md#metering describes them, written out here rather
+// The flag members as docs/metering.md describes them, written out here rather
 // than read from decideFlags, so the tests below check the table against
 // the documentation instead of against itself.
 var (
@@ -57,7 +57,7 @@ func randomFlagMembers(rng *rand.Rand) (string, map[string]bool) {
 	return "," + strings.Join(members, ","), want
 }
 
-// specPrice is the anonymous cost docs/api.md#metering gives the flags of want.
+// specPrice is the anonymous cost docs/metering.md gives the flags of want.
 func specPrice(want map[string]bool) int64 {
 	cost := int64(metering.PlainDecideCost)
 	for _, name := range specCostly {

@@ -63,7 +63,7 @@ func TestFreeKeyDailyQuotaOnDecide(t *testing.T) {
 
 // TestAnonymousDecideCostUnits: on the real /decide an anonymous caller
 // pays 11 units for trace plus explanation against 250 a day, and the
-// limiter answers the anonymous shape of docs/api.md#metering with the rate-limit headers.
+// limiter answers the anonymous shape of docs/metering.md with the rate-limit headers.
 func TestAnonymousDecideCostUnits(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, api.Config{})

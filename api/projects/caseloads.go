@@ -261,10 +261,13 @@ func scanCaseload(ctx context.Context, body io.Reader, w io.Writer, format impac
 		return store.Caseload{}, caseloadTooLarge(fmt.Sprintf("The caseload is over %d bytes, the most kept; split it.", MaxCaseloadBytes))
 	case errors.Is(err, impact.ErrTooManyRows):
 		return store.Caseload{}, caseloadTooLarge(fmt.Sprintf("The caseload has more than %d rows, the most kept; split it.", MaxCaseloadRows))
+	case errors.As(err, &bodyErr):
+		// Before the request's context: a body that stopped arriving in
+		// time ends the connection, and with it the context, yet it is
+		// the body's fault (408), not a caller who hung up.
+		return store.Caseload{}, api.BodyReadFailed(bodyErr.err)
 	case err != nil && ctx.Err() != nil:
 		return store.Caseload{}, ctx.Err()
-	case errors.As(err, &bodyErr):
-		return store.Caseload{}, api.BodyReadFailed(bodyErr.err)
 	case err != nil:
 		return store.Caseload{}, &authoring.RefusedError{Kind: authoring.Unprocessable, Reason: ReasonCaseloadUnreadable,
 			Message: "The caseload cannot be read: " + err.Error() + "."}

@@ -53,10 +53,23 @@ func snapText(t testing.TB, limit int) string {
 	return raised
 }
 
+// newImpactFixture serves the project, ruleset, rulebook, answer-logging
+// and decide routes with a worker running impact runs, publishes two
+// versions of acme/snap and makes a SNAP project with keys for it.
+// Its callers get five minutes to send a body, not the 30 seconds a server
+// gives by default: the uploads of the larger caseloads stream into a
+// check that the race detector slows many times over, and these tests are
+// about what the upload does, not how fast a loaded machine reads it.
 func newImpactFixture(t testing.TB, cfg worker.ImpactConfig) *impactFixture {
 	t.Helper()
+	return newImpactFixtureWith(t, cfg, api.Config{Metering: apitest.GenerousMetering(), BodyReadTimeout: 5 * time.Minute})
+}
+
+// newImpactFixtureWith is newImpactFixture with the API's configuration.
+func newImpactFixtureWith(t testing.TB, cfg worker.ImpactConfig, apiCfg api.Config) *impactFixture {
+	t.Helper()
 	f := &impactFixture{}
-	opts := apitest.Options{Config: wiring.Config{API: api.Config{Metering: apitest.GenerousMetering()}, Impact: cfg}}
+	opts := apitest.Options{Config: wiring.Config{API: apiCfg, Impact: cfg}}
 	f.Fixture = apitest.Start(t, opts, func(s *api.Server, sv apitest.Services) {
 		f.sv = sv
 		startWorker(t, sv, worker.Config{Generator: sv.Generator, GenerationOnly: true, Impact: sv.Impact})

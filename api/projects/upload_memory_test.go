@@ -141,3 +141,42 @@ func TestRetriedCaseloadUploadIsNotDuplicated(t *testing.T) {
 		t.Errorf("the project holds %d caseloads after refused uploads, want 1", n)
 	}
 }
+
+// stallingReader sends a caseload's first rows, then nothing for stall,
+// then the rest: a client whose upload stops mid-file.
+type stallingReader struct {
+	first, rest io.Reader
+	stall       time.Duration
+	stalled     bool
+}
+
+func (r *stallingReader) Read(p []byte) (int, error) {
+	n, err := r.first.Read(p)
+	if err != io.EOF {
+		return n, err
+	}
+	if !r.stalled {
+		r.stalled = true
+		time.Sleep(r.stall)
+	}
+	return r.rest.Read(p)
+}
+
+// TestCaseloadUploadTooSlow: an upload whose body stops arriving for
+// longer than the server gives a body is answered 408, as any other body
+// that does not arrive in time, and keeps nothing.
+func TestCaseloadUploadTooSlow(t *testing.T) {
+	t.Parallel()
+	f := newImpactFixtureWith(t, worker.ImpactConfig{}, api.Config{Metering: apitest.GenerousMetering(), BodyReadTimeout: 500 * time.Millisecond})
+	_, body := snapCaseload(40)
+	half := len(body) / 2
+	r := f.Do(t, http.MethodPost, f.project+"/caseloads", map[string]string{"x-api-key": f.key, "Content-Type": "application/x-ndjson"},
+		&stallingReader{first: strings.NewReader(body[:half]), rest: strings.NewReader(body[half:]), stall: 2 * time.Second})
+	want(t, r, http.StatusRequestTimeout)
+	if code := obj(t, r.Body)["detail"].(map[string]any)["error"]; code != "request_timeout" {
+		t.Errorf("a stalled upload: %s, want the error request_timeout", r.Raw)
+	}
+	if kept := obj(t, call(t, f.Fixture, f.key, http.MethodGet, f.project+"/caseloads", nil).Body)["caseloads"].([]any); len(kept) != 0 {
+		t.Errorf("a stalled upload kept a caseload: %v", kept)
+	}
+}

@@ -30,7 +30,8 @@ func (h *handler) registerExplainFailure() {
 		Summary: "Explain why answers miss an outcome",
 		Description: "Given `field_values` and the `expected_outcome`, names a minimal set of criteria that together rule the expected " +
 			"outcome out: with their statuses as the answers give them, no status of the other criteria reaches it, and freeing any one " +
-			"of them makes it reachable. `changes_needed` is how many settled criteria must change for it to be reached (one for a failed " +
+			"of them makes it reachable. When the actual outcome is decided, the set is drawn from the settled criteria alone: a criterion " +
+			"still pending (an open question, an official's determination) is no reason why. `changes_needed` is how many settled criteria must change for it to be reached (one for a failed " +
 			"`any` group, whose alternatives are all reasons; pending ones are open, not counted), and `changes` names one such smallest change. `reasons` is keyed by criterion id; each reason gives the criterion's status and the status it " +
 			"would need, a `mechanism` hint (`threshold`, `enum_mismatch`, `date_window`, `missing_answer`, `presence_default`, " +
 			"`discretionary`, `any_group_exhausted`), the answers it read, the fields it lacks and its `source_references[]`. " +

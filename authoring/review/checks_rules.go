@@ -188,11 +188,23 @@ func unusedFields(_ context.Context, in *Input) (outcome, error) {
 			}
 		}
 	}
+	// A field of each member is one field as the rules write it
+	// (member.age), however many members the list holds: it is counted
+	// and named once, by its first member's copy.
 	var ev, unread []string
+	declared := 0
 	for _, f := range r.Fields {
+		id := f.ID
+		if f.Member != nil {
+			if f.Member.Index > 0 {
+				continue
+			}
+			id = f.Member.List + "." + f.Member.Name
+		}
+		declared++
 		if !read[f.ID] {
-			unread = append(unread, f.ID)
-			ev = append(ev, fmt.Sprintf("field %s is declared but no criterion reads it", f.ID))
+			unread = append(unread, id)
+			ev = append(ev, fmt.Sprintf("field %s is declared but no criterion reads it", id))
 		}
 	}
 	firstCase, firstField := "", ""
@@ -224,7 +236,7 @@ func unusedFields(_ context.Context, in *Input) (outcome, error) {
 	}
 	switch {
 	case len(ev) == 0:
-		return outcome{status: StatusPass, evidence: []string{fmt.Sprintf("all %d declared fields are read, and every test field is declared", len(r.Fields))},
+		return outcome{status: StatusPass, evidence: []string{fmt.Sprintf("all %d declared fields are read, and every test field is declared", declared)},
 			strength: "Every declared field is read by some criterion, and the tests use the draft's field names."}, nil
 	case firstField != "":
 		return outcome{status: StatusWarn, evidence: ev, via: viaTests,

@@ -156,13 +156,10 @@ group g all "Everything" {
 	}
 }
 
-// TestThresholdBoundariesOverMembers: a comparison over a member's field
-// is one threshold as written, tested by a case at its boundary for any
-// member; the guards `member > i` the compiler puts before each member's
-// part are no thresholds, while a count the rules compare is one.
-func TestThresholdBoundariesOverMembers(t *testing.T) {
-	t.Parallel()
-	const rules = `ruleset "test/member-thresholds"
+// mealsHead declares a household of up to four with each member's age,
+// for the tests over members; inSchoolField adds whether each goes to
+// school.
+const mealsHead = `ruleset "test/member-thresholds"
 section meals
 name "Meals"
 
@@ -172,9 +169,20 @@ list member "People in the household" up to 4
   question "How many people live in your household?"
 field member.age int weight 1
   question "How old is this person?"
-field member.in_school bool weight 2
-  question "Does this person go to school?"
+`
 
+// inSchoolField is each member's school question (see mealsHead).
+const inSchoolField = `field member.in_school bool weight 2
+  question "Does this person go to school?"
+`
+
+// TestThresholdBoundariesOverMembers: a comparison over a member's field
+// is one threshold as written, tested by a case at its boundary for any
+// member; the guards `member > i` the compiler puts before each member's
+// part are no thresholds, while a count the rules compare is one.
+func TestThresholdBoundariesOverMembers(t *testing.T) {
+	t.Parallel()
+	rules := mealsHead + inSchoolField + `
 group g all "Everything" {
   criterion school_child "A child in school" {
     any(member where member.age < 18 and member.in_school)
@@ -201,5 +209,38 @@ group g all "Everything" {
 		]`, "warn", []string{"count(member) <= 3 (criterion small): no case at 4"}},
 	} {
 		tc.check(t, r)
+	}
+}
+
+// TestUnusedFieldsOverMembers: a field of each member is one field as the
+// rules write it (member.age), however many members the list holds, so
+// the check counts it once and names an unread one once.
+func TestUnusedFieldsOverMembers(t *testing.T) {
+	t.Parallel()
+	const group = `
+group g all "Everything" {
+  criterion child "A child" {
+    any(member where member.age < 18)
+    cite s "child"
+  }
+}
+`
+	for _, tc := range []struct {
+		name, extra, status string
+		evidence            []string
+	}{
+		{"every field read", "", "pass", []string{"all 2 declared fields are read, and every test field is declared"}},
+		{"a member field unread", inSchoolField, "warn",
+			[]string{"field member.in_school is declared but no criterion reads it"}},
+	} {
+		r, _, err := engine.Compile("meals.rules", []byte(mealsHead+tc.extra+group))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep := build(t, review.Input{Rules: r}, review.Options{})
+		c := checkOf(t, rep, review.CheckUnusedFields)
+		if c.Status != tc.status || !slices.Equal(c.Evidence, tc.evidence) {
+			t.Errorf("%s: %s %q\nwant %s %q", tc.name, c.Status, c.Evidence, tc.status, tc.evidence)
+		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/engine/enginetest"
@@ -154,17 +155,19 @@ func TestPlanMatchesBruteForceHousehold(t *testing.T) {
 }
 
 // Full SNAP with members (casebank us-snap-household, up to 8 people of
-// 15 questions each) plans within the default query budget from sampled
-// partial households on days the rules are in force, and its paths never
-// ask about a member beyond the household's answered size, nor about a
-// member before how many there are.
+// 15 questions each) plans within the default number of solver queries
+// from sampled partial households on days the rules are in force, and its
+// paths never ask about a member beyond the household's answered size,
+// nor about a member before how many there are. Each query gets a minute,
+// not the 2 s a served plan gets: how fast a loaded machine answers is
+// measured by BenchmarkPlanHousehold, not here.
 func TestPlanHouseholdWithinBudget(t *testing.T) {
 	rs := solvertest.CasebankRules(t, "us-snap-household")
 	samples := 40
 	if solvertest.Long() {
 		samples = 400
 	}
-	p := NewPlanner(samples)
+	p := NewPlanner(samples, WithCheckTimeout(time.Minute))
 	defer p.Close()
 	smp := enginetest.NewSampler(rs, 11)
 	list := rs.FieldIndex("member")

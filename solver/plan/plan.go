@@ -82,6 +82,8 @@ type Planner struct {
 	feas pathFeasibility
 	// maxChecks bounds the solver queries of one plan (default 2000).
 	maxChecks int
+	// checkTimeout bounds each of those queries (WithCheckTimeout).
+	checkTimeout time.Duration
 	// closeFeas frees feas's pooled contexts; nil when there is nothing
 	// to free.
 	closeFeas func()
@@ -104,6 +106,13 @@ func WithMaxChecks(n int) PlannerOption {
 	return func(p *Planner) { p.maxChecks = n }
 }
 
+// WithCheckTimeout bounds each solver query of a plan (default
+// checkTimeout, 2 s). Tests that check what a plan says, not how fast a
+// loaded machine finds it, give their queries longer.
+func WithCheckTimeout(d time.Duration) PlannerOption {
+	return func(p *Planner) { p.checkTimeout = d }
+}
+
 // ErrSearchBudget is returned when a plan needed more solver queries than
 // the planner allows.
 var ErrSearchBudget = errors.New("solver: path search exceeded its query budget")
@@ -124,7 +133,7 @@ const DefaultCacheSize = 4096
 // NewPlanner returns a planner that remembers up to cacheSize plans (at
 // least 1).
 func NewPlanner(cacheSize int, opts ...PlannerOption) *Planner {
-	p := &Planner{maxChecks: 2000}
+	p := &Planner{maxChecks: 2000, checkTimeout: checkTimeout}
 	for _, o := range opts {
 		o(p)
 	}
@@ -259,7 +268,7 @@ func newPlanQuery(m *wayModel, in *engine.Inputs, res *engine.Result, ic Inquiry
 // left, towards any settled outcome.
 func (p *Planner) compute(ctx context.Context, q *planQuery) (Plan, error) {
 	sup := newSupportState(q.m, q.unanswered, q.askable, q.res.Criteria)
-	s := &pathSearch{q: q, wit: newWitness(q), feas: p.feas, timeout: checkTimeout, sup: sup, budget: p.maxChecks}
+	s := &pathSearch{q: q, wit: newWitness(q), feas: p.feas, timeout: p.checkTimeout, sup: sup, budget: p.maxChecks}
 	defer s.close()
 	plan := Plan{Aim: AimNone, OptimalPath: []PathStep{}}
 	if q.res.OutsidePeriod {
