@@ -95,3 +95,29 @@ func answers(r *engine.Ruleset, in *engine.Inputs) string {
 	}
 	return b.String()
 }
+
+// TestBoundsDeepRules checks that ranges are worked out once per
+// comparison and per named value in an evaluation
+// (enginetest.DeepHouseholdRules): comparisons nested forty deep in the
+// conditions of ifs, and forty values each reading the one before twice,
+// decide as ranges say. Worked out afresh wherever they are read, each
+// level evaluated its condition again for its range (and that
+// condition's own range again), and each value's range read the one
+// before's twice: at this depth neither would finish.
+func TestBoundsDeepRules(t *testing.T) {
+	t.Parallel()
+	r, _, err := engine.Compile("deep.rules", []byte(enginetest.DeepHouseholdRules(40)))
+	if err != nil {
+		t.Fatalf("compile: %v", err)
+	}
+	in, err := r.Convert([]byte(`{"member": [{"earned": 100}, {}]}`))
+	if err != nil || len(in.FieldErrors) > 0 {
+		t.Fatalf("convert: %v %v", err, in.FieldErrors)
+	}
+	res := r.Evaluate(in, engine.Options{})
+	for i, want := range []engine.Status{engine.Satisfied, engine.NotSatisfied} {
+		if c, _ := r.CriterionAt(i); res.Criteria[i] != want {
+			t.Errorf("criterion %s is %s, want %s", c.ID, res.Criteria[i], want)
+		}
+	}
+}

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -185,65 +184,5 @@ func TestBoundsFaultNamedOnce(t *testing.T) {
 	}
 	if want := []string{"value per_person", "criterion direct"}; !slices.Equal(got, want) {
 		t.Errorf("field errors from %q, want one each from %q: %v", got, want, res.FieldErrors)
-	}
-}
-
-// TestBoundsDeepRules checks that ranges are worked out once per
-// comparison and per named value in an evaluation: comparisons nested
-// forty deep in the conditions of ifs, and forty values each reading the
-// one before twice, decide as ranges say. Worked out afresh wherever they
-// are read, the first cost time exponential in the depth (each level
-// evaluated its condition again for its range, and that condition's own
-// range again) and so did the second (each value's range read the one
-// before's twice); at this depth neither would finish.
-func TestBoundsDeepRules(t *testing.T) {
-	t.Parallel()
-	const depth = 40
-	nested := "sum(member.earned)"
-	for range depth {
-		nested = fmt.Sprintf("(if %s > 5 then sum(member.earned) else 1)", nested)
-	}
-	var b strings.Builder
-	b.WriteString(`section deep
-source act "Act" url "https://example.org/act" licence "public-domain"
-
-list member "People in the household" up to 4
-  question "How many people live in your household?"
-field member.earned decimal
-  question "What does this person earn?"
-  range 0..
-
-value v0 decimal "Earnings" {
-  sum(member.earned)
-  cite act "Act"
-}
-`)
-	for i := 1; i <= depth; i++ {
-		fmt.Fprintf(&b, "value v%d decimal \"Twice v%d\" {\n  v%d + v%d\n  cite act \"Act\"\n}\n", i, i-1, i-1, i-1)
-	}
-	fmt.Fprintf(&b, `group tests all "Tests" {
-  criterion nested "Nested conditions" {
-    %s >= 50
-    cite act "Act"
-  }
-  criterion chain "Values of values" {
-    v%d <= 500
-    cite act "Act"
-  }
-}
-
-outcome tests
-`, nested, depth)
-	r, _, err := Compile("deep.rules", []byte(b.String()))
-	if err != nil {
-		t.Fatalf("compile: %v", err)
-	}
-	// Earnings of 100 and a member not yet answered: at least 100.
-	in := convertClean(t, r, `{"member": [{"earned": 100}, {}]}`)
-	res := r.Evaluate(in, Options{})
-	for id, want := range map[string]Status{"nested": Satisfied, "chain": NotSatisfied} {
-		if got := criterionStatus(t, r, res, id); got != want {
-			t.Errorf("criterion %s is %s, want %s", id, got, want)
-		}
 	}
 }

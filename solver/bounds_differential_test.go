@@ -42,3 +42,23 @@ func TestDifferentialHouseholdBounds(t *testing.T) {
 		}
 	}
 }
+
+// TestEncodeDeepBounds checks that the encoding builds each comparison
+// ranges decide once (Encoding.compared) and each value's range once: a
+// ruleset nesting such comparisons forty deep in the conditions of ifs,
+// and forty values each reading the one before twice
+// (enginetest.DeepHouseholdRules), encodes and agrees with the evaluator.
+// Built afresh wherever a range read it, ten levels of conditions took
+// five minutes to encode; forty would never finish.
+func TestEncodeDeepBounds(t *testing.T) {
+	t.Parallel()
+	r, _, err := engine.Compile("deep.rules", []byte(enginetest.DeepHouseholdRules(40)))
+	if err != nil {
+		t.Fatalf("compile: %v", err)
+	}
+	in, err := r.Convert([]byte(`{"member": [{"earned": 100}, {}]}`))
+	if err != nil || len(in.FieldErrors) > 0 {
+		t.Fatalf("convert: %v %v", err, in.FieldErrors)
+	}
+	newDifferential(t, r, 30*time.Second).check(t, in, value.DateOrdinal(2025, 3, 1), "earnings of at least 100")
+}

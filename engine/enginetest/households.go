@@ -265,3 +265,50 @@ func tenths(v value.Value, scale uint8) int64 {
 	}
 	return n
 }
+
+// DeepHouseholdRules writes a household ruleset whose ranges nest depth
+// levels deep two ways: criterion nested compares an if whose condition
+// compares an if whose condition ... with a household's earnings, and
+// criterion chain compares value v<depth>, each value twice the one
+// before (read twice), v0 the earnings. With earnings of 100 known and a
+// member's not yet (at least 100 in all) nested is satisfied and chain not
+// satisfied at once; worked out afresh wherever read, their ranges took
+// time exponential in depth.
+func DeepHouseholdRules(depth int) string {
+	nested := "sum(member.earned)"
+	for range depth {
+		nested = fmt.Sprintf("(if %s > 5 then sum(member.earned) else 1)", nested)
+	}
+	var b strings.Builder
+	b.WriteString(`section deep
+source act "Act" url "https://example.org/act" licence "public-domain"
+
+list member "People in the household" up to 4
+  question "How many people live in your household?"
+field member.earned decimal
+  question "What does this person earn?"
+  range 0..
+
+value v0 decimal "Earnings" {
+  sum(member.earned)
+  cite act "Act"
+}
+`)
+	for i := 1; i <= depth; i++ {
+		fmt.Fprintf(&b, "value v%d decimal \"Twice v%d\" {\n  v%d + v%d\n  cite act \"Act\"\n}\n", i, i-1, i-1, i-1)
+	}
+	fmt.Fprintf(&b, `group tests all "Tests" {
+  criterion nested "Nested conditions" {
+    %s >= 50
+    cite act "Act"
+  }
+  criterion chain "Values of values" {
+    v%d <= 500
+    cite act "Act"
+  }
+}
+
+outcome tests
+`, nested, depth)
+	return b.String()
+}
