@@ -23,7 +23,7 @@ import (
 // failure reproduces; it prints the ruleset's text.
 func TestDifferentialHouseholdBounds(t *testing.T) {
 	t.Parallel()
-	const rulesets, samples = 24, 10
+	const rulesets, samples = 16, 10
 	date := value.DateOrdinal(2025, 3, 1)
 	for seed := range uint64(rulesets) {
 		rnd := rand.New(rand.NewPCG(seed, 0xd1f))
