@@ -115,14 +115,7 @@ func answers(r *engine.Ruleset, in *engine.Inputs) string {
 // before's twice: at this depth neither would finish.
 func TestBoundsDeepRules(t *testing.T) {
 	t.Parallel()
-	r, _, err := engine.Compile("deep.rules", []byte(enginetest.DeepHouseholdRules(40)))
-	if err != nil {
-		t.Fatalf("compile: %v", err)
-	}
-	in, err := r.Convert([]byte(`{"member": [{"earned": 100}, {}]}`))
-	if err != nil || len(in.FieldErrors) > 0 {
-		t.Fatalf("convert: %v %v", err, in.FieldErrors)
-	}
+	r, in := enginetest.DeepHousehold(t, 40)
 	res := r.Evaluate(in, engine.Options{})
 	for i, want := range []engine.Status{engine.Satisfied, engine.NotSatisfied} {
 		if c, _ := r.CriterionAt(i); res.Criteria[i] != want {

@@ -52,13 +52,6 @@ func TestDifferentialHouseholdBounds(t *testing.T) {
 // five minutes to encode; forty would never finish.
 func TestEncodeDeepBounds(t *testing.T) {
 	t.Parallel()
-	r, _, err := engine.Compile("deep.rules", []byte(enginetest.DeepHouseholdRules(40)))
-	if err != nil {
-		t.Fatalf("compile: %v", err)
-	}
-	in, err := r.Convert([]byte(`{"member": [{"earned": 100}, {}]}`))
-	if err != nil || len(in.FieldErrors) > 0 {
-		t.Fatalf("convert: %v %v", err, in.FieldErrors)
-	}
+	r, in := enginetest.DeepHousehold(t, 40)
 	newDifferential(t, r, 30*time.Second).check(t, in, value.DateOrdinal(2025, 3, 1), "earnings of at least 100")
 }

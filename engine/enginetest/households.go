@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
+	"testing"
 
 	"github.com/eligo/eligo/engine"
 	"github.com/eligo/eligo/engine/value"
@@ -273,7 +274,7 @@ func tenths(v value.Value, scale uint8) int64 {
 // before (read twice), v0 the earnings. With earnings of 100 known and a
 // member's not yet (at least 100 in all) nested is satisfied and chain not
 // satisfied at once; worked out afresh wherever read, their ranges took
-// time exponential in depth.
+// time exponential in depth. DeepHousehold compiles it with those answers.
 func DeepHouseholdRules(depth int) string {
 	nested := "sum(member.earned)"
 	for range depth {
@@ -311,4 +312,20 @@ value v0 decimal "Earnings" {
 outcome tests
 `, nested, depth)
 	return b.String()
+}
+
+// DeepHousehold compiles DeepHouseholdRules(depth) and converts its
+// answers: earnings of 100 known and a member's not yet, on which nested
+// is satisfied and chain is not. It fails tb on any error.
+func DeepHousehold(tb testing.TB, depth int) (*engine.Ruleset, *engine.Inputs) {
+	tb.Helper()
+	r, _, err := engine.Compile("deep.rules", []byte(DeepHouseholdRules(depth)))
+	if err != nil {
+		tb.Fatalf("compile: %v", err)
+	}
+	in, err := r.Convert([]byte(`{"member": [{"earned": 100}, {}]}`))
+	if err != nil || len(in.FieldErrors) > 0 {
+		tb.Fatalf("convert: %v %v", err, in.FieldErrors)
+	}
+	return r, in
 }
