@@ -103,10 +103,24 @@ func (r *Ruleset) markListValues() {
 	}
 }
 
-// decideByBounds is the status of the comparison op over the instructions
-// kids, one of whose sides is unknown: true or false when their ranges
-// settle it, unknown otherwise.
-func (m *machine) decideByBounds(op opcode, kids []int32) value.Value {
+// decideByBounds is the status of the comparison in over the
+// instructions kids, one of whose sides is unknown: true or false when
+// their ranges settle it, unknown otherwise. It is kept for the rest of
+// the evaluation (machine.decided), which evaluates the comparison again
+// whenever a range around it reads it, as the condition of an if does:
+// worked out afresh, comparisons nested in conditions would cost time
+// exponential in their depth.
+func (m *machine) decideByBounds(in *inst, kids []int32) value.Value {
+	v := m.compareBounds(in.op, kids)
+	if m.decided == nil {
+		m.decided = make(map[*inst]value.Value)
+	}
+	m.decided[in] = v
+	return v
+}
+
+// compareBounds is decideByBounds' status of the comparison op.
+func (m *machine) compareBounds(op opcode, kids []int32) value.Value {
 	x, y := m.bounds(kids[0]), m.bounds(kids[1])
 	switch op {
 	case opLt:
@@ -173,10 +187,23 @@ func (m *machine) bounds(i int32) interval {
 		if root < 0 {
 			return interval{} // a table: its row is not known yet
 		}
-		p := m.p
+		if b, ok := m.valueBounds[in.a]; ok {
+			return b
+		}
+		// m.value has worked the expression out and reported a fault of
+		// its arithmetic as the value's: working it out again for its
+		// range must not charge the fault to what reads the value too.
+		// The range is kept, as the value is, for every later reader:
+		// values reading values twice over would otherwise cost time
+		// exponential in their depth.
+		p, fault := m.p, m.fault
 		m.p = m.main
 		b := m.bounds(root)
-		m.p = p
+		m.p, m.fault = p, fault
+		if m.valueBounds == nil {
+			m.valueBounds = make(map[int32]interval)
+		}
+		m.valueBounds[in.a] = b
 		return b
 	}
 	if v := m.eval(i); v.Known {

@@ -1,6 +1,10 @@
 package engine
 
-import "testing"
+import (
+	"slices"
+	"strings"
+	"testing"
+)
 
 // boundsRules compares counts, sums and the highest of members' figures
 // with limits, beside comparisons that read no list.
@@ -127,4 +131,58 @@ func convertClean(t *testing.T, r *Ruleset, answers string) *Inputs {
 		t.Fatalf("field errors: %v", in.FieldErrors)
 	}
 	return in
+}
+
+// perPersonRules divides a household's earnings by its size, which an
+// answer of 0 makes a division by zero.
+const perPersonRules = `section per_person
+source act "Act" url "https://example.org/act" licence "public-domain"
+
+list member "People in the household" up to 4
+  question "How many people live in your household?"
+field member.earned decimal
+  question "What does this person earn?"
+  range 0..
+field household.size int
+  question "How many people does the household count?"
+
+value per_person decimal "Earnings per person" {
+  sum(member.earned) / household.size
+  cite act "Act"
+}
+
+group tests all "Tests" {
+  criterion low "Low earnings per person" {
+    per_person <= 500
+    cite act "Act"
+  }
+  criterion direct "Low earnings per person, worked out in place" {
+    sum(member.earned) / household.size <= 500
+    cite act "Act"
+  }
+}
+
+outcome tests
+`
+
+// TestBoundsFaultNamedOnce checks that a value whose arithmetic has no
+// result is one field error naming the value, as without bounds: the
+// range of a comparison reading it works the value's expression out
+// again, and that must not charge its fault to the criterion as well. A
+// criterion's own division by zero stays its own error.
+func TestBoundsFaultNamedOnce(t *testing.T) {
+	t.Parallel()
+	r, _, err := Compile("per_person.rules", []byte(perPersonRules))
+	if err != nil {
+		t.Fatalf("compile: %v", err)
+	}
+	in := convertClean(t, r, `{"member": [{"earned": 100}], "household.size": 0}`)
+	res := r.Evaluate(in, Options{})
+	var got []string
+	for _, fe := range res.FieldErrors {
+		got = append(got, strings.SplitN(fe.Message, ":", 2)[0])
+	}
+	if want := []string{"value per_person", "criterion direct"}; !slices.Equal(got, want) {
+		t.Errorf("field errors from %q, want one each from %q: %v", got, want, res.FieldErrors)
+	}
 }

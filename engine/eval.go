@@ -554,6 +554,12 @@ type machine struct {
 	// flags is scratch space for the per-group status bits, so that
 	// rulesets of up to 64 groups evaluate without allocating.
 	flags [64]uint8
+	// decided holds the comparisons ranges have decided in this
+	// evaluation, and valueBounds the ranges of the named values worked
+	// out so far (bounds.go); nil until ranges are first needed, so that
+	// decisions which never need them do not allocate.
+	decided     map[*inst]value.Value
+	valueBounds map[int32]interval
 }
 
 func (m *machine) eval(i int32) value.Value {
@@ -666,10 +672,15 @@ func (m *machine) eval(i int32) value.Value {
 		}
 		return best
 	}
+	if in.bounded && m.decided != nil {
+		if v, ok := m.decided[in]; ok {
+			return v
+		}
+	}
 	x, y := m.eval(kids[0]), m.eval(kids[1])
 	if !x.Known || !y.Known {
 		if in.bounded {
-			return m.decideByBounds(in.op, kids)
+			return m.decideByBounds(in, kids)
 		}
 		return value.Value{}
 	}

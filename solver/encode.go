@@ -148,6 +148,11 @@ type Encoding struct {
 	// spans holds each named value's range once encoded (valueSpan,
 	// encode_bounds.go); nil entries are not encoded yet.
 	spans []*span
+	// compared holds each comparison ranges decide once encoded
+	// (boundedComparison): the ranges around it encode it again wherever
+	// they read it, as the condition of an if, and comparisons nested in
+	// conditions would otherwise cost time exponential in their depth.
+	compared map[*engine.Expr]term
 }
 
 // interrupted returns ctx's error when the encoding is being built under a
@@ -530,6 +535,9 @@ func (e *Encoding) expr(x *engine.Expr) (term, error) {
 	case engine.ExprValue:
 		return e.valueTerm(x.Slot)
 	case engine.ExprOp:
+		if t, ok := e.compared[x]; ok {
+			return t, nil
+		}
 	default:
 		return term{}, fmt.Errorf("unknown expression kind %d", x.Kind)
 	}
@@ -658,7 +666,15 @@ func (e *Encoding) expr(x *engine.Expr) (term, error) {
 		return term{}, fmt.Errorf("operator %q is not encoded", x.Op)
 	}
 	if e.r.BoundedComparison(x) {
-		return e.boundedComparison(x, out)
+		t, err := e.boundedComparison(x, out)
+		if err != nil {
+			return term{}, err
+		}
+		if e.compared == nil {
+			e.compared = make(map[*engine.Expr]term)
+		}
+		e.compared[x] = t
+		return t, nil
 	}
 	return out, nil
 }
