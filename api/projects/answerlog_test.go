@@ -280,3 +280,38 @@ func TestCaseloadFromLog(t *testing.T) {
 		t.Errorf("undecided = %s, want the masked field named", undecided)
 	}
 }
+
+// TestAnswerLoggingKeepsWhatTheDatabaseTakes: answers PostgreSQL's jsonb
+// cannot hold (a NUL character, which /decide takes) do not cost the
+// decision its record: each record reaches the table, an answer holding a
+// NUL at any depth is kept masked, a member whose name holds one is left
+// out, and text that only spells \u0000 is kept as it is.
+func TestAnswerLoggingKeepsWhatTheDatabaseTakes(t *testing.T) {
+	t.Parallel()
+	f := newImpactFixture(t, worker.ImpactConfig{})
+	want(t, call(t, f.Fixture, f.key, http.MethodPut, logging, map[string]any{"retention_days": 30}), http.StatusOK)
+	for _, tc := range []struct {
+		name, values string
+		kept         map[string]any
+	}{
+		{"NUL in an answer", `{"household.region": "ala\u0000ska", "household.size": 2}`,
+			map[string]any{"household.region": "[masked]", "household.size": 2.0}},
+		{"NUL deep in an answer", `{"household.size": 2, "note": [{"a": "x\u0000"}]}`,
+			map[string]any{"household.size": 2.0, "note": "[masked]"}},
+		{"NUL in a member's name", `{"household.size": 2, "no\u0000te": "ab", "other": {"k\u0000": 1}}`,
+			map[string]any{"household.size": 2.0, "other": "[masked]"}},
+		{"an escaped backslash before u0000", `{"household.region": "a\\u0000b", "household.size": 2}`,
+			map[string]any{"household.region": `a\u0000b`, "household.size": 2.0}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			body := `{"ruleset_id": "acme/snap", "decision_date": "2026-01-15", "field_values": ` + tc.values + `}`
+			r := send(t, f.Fixture, f.key, http.MethodPost, "/decide", "application/json", []byte(body))
+			want(t, r, http.StatusOK)
+			id := obj(t, r.Body)["decision_id"].(string)
+			f.RecordOf(t, id)
+			if got := f.loggedAnswers(t, id); !reflect.DeepEqual(got, tc.kept) {
+				t.Errorf("answers kept = %v, want %v", got, tc.kept)
+			}
+		})
+	}
+}
