@@ -134,7 +134,7 @@ WHERE tenant_id = $1 AND kind = $2 AND slug = $3`
 
 	sqlDeleteExpiredAnswers = `DELETE FROM decision_answers WHERE expires_at <= now()`
 
-	sqlLoggedAnswers = `SELECT decision_id, answers, decision_date FROM decision_answers
+	sqlLoggedAnswers = `SELECT decision_id, answers, decision_date, expires_at FROM decision_answers
 WHERE tenant_id = $1 AND kind = $2 AND slug = $3 AND decided_at >= $4 AND decided_at < COALESCE($5::timestamptz, 'infinity') AND expires_at > now()
 ORDER BY decided_at, decision_id`
 
@@ -233,10 +233,11 @@ type LoggedAnswer struct {
 	Answers json.RawMessage
 	// DecisionDate is the date it was decided as of; zero when unknown.
 	DecisionDate time.Time
-	// SettingVersion is the setting it was kept under, ExpiresAt when it
-	// goes (read by LoggedAnswerOf only).
+	// ExpiresAt is when its retention ends and it goes.
+	ExpiresAt time.Time
+	// SettingVersion is the setting it was kept under (read by
+	// LoggedAnswerOf only).
 	SettingVersion int64
-	ExpiresAt      time.Time
 }
 
 // LoggedAnswers calls each with the unexpired answers kept for the
@@ -259,7 +260,7 @@ func (s *Store) LoggedAnswers(ctx context.Context, tenantID, kind, slug string, 
 			a    LoggedAnswer
 			date *time.Time
 		)
-		if err := rows.Scan(&a.DecisionID, &a.Answers, &date); err != nil {
+		if err := rows.Scan(&a.DecisionID, &a.Answers, &date, &a.ExpiresAt); err != nil {
 			return fmt.Errorf("read answers logged for %s %q: %w", kind, slug, err)
 		}
 		if date != nil {

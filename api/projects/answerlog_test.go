@@ -315,3 +315,49 @@ func TestAnswerLoggingKeepsWhatTheDatabaseTakes(t *testing.T) {
 		})
 	}
 }
+
+// TestCaseloadFromLogKeepsNoAnswerPastItsRetention: a caseload made from
+// the log holds copies of the answers, so it is deleted no later than the
+// first of them would be, whatever retention_days it asks for; a period
+// with no answers keeps the retention asked for.
+func TestCaseloadFromLogKeepsNoAnswerPastItsRetention(t *testing.T) {
+	t.Parallel()
+	f := newImpactFixture(t, worker.ImpactConfig{})
+	want(t, call(t, f.Fixture, f.key, http.MethodPut, logging, map[string]any{"retention_days": 3}), http.StatusOK)
+	first := f.decideLogged(t, f.key, snapAnswers, "2026-01-15")
+	want(t, call(t, f.Fixture, f.key, http.MethodPut, logging, map[string]any{"retention_days": 30}), http.StatusOK)
+	f.decideLogged(t, f.key, snapAnswers, "2026-01-15")
+	kept, err := f.Store.LoggedAnswerOf(t.Context(), first["decision_id"].(string))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		body map[string]any
+		// latest is the latest expires_at allowed; zero for the
+		// retention asked for.
+		latest time.Time
+	}{
+		{"default retention", map[string]any{"slug": "acme/snap"}, kept.ExpiresAt},
+		{"longer retention asked for", map[string]any{"slug": "acme/snap", "retention_days": 60}, kept.ExpiresAt},
+		{"shorter retention asked for", map[string]any{"slug": "acme/snap", "retention_days": 1}, time.Now().Add(24 * time.Hour)},
+		{"no answers", map[string]any{"slug": "acme/snap", "until": "2020-01-01T00:00:00Z", "retention_days": 10}, time.Now().Add(10 * 24 * time.Hour)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := call(t, f.Fixture, f.key, http.MethodPost, f.project+"/caseloads/from-log", tc.body)
+			want(t, r, http.StatusCreated)
+			c := obj(t, r.Body)
+			expires, err := time.Parse(time.RFC3339Nano, c["expires_at"].(string))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if expires.After(tc.latest.Add(time.Minute)) {
+				t.Errorf("the caseload expires at %s, past %s", expires, tc.latest)
+			}
+			if expires.Before(tc.latest.Add(-time.Hour)) {
+				t.Errorf("the caseload expires at %s, well before %s", expires, tc.latest)
+			}
+			want(t, call(t, f.Fixture, f.key, http.MethodDelete, f.project+"/caseloads/"+c["caseload_id"].(string), nil), http.StatusNoContent)
+		})
+	}
+}

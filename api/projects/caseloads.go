@@ -204,19 +204,21 @@ func (h *handler) uploadCaseload(ctx context.Context, in *caseloadUploadInput) (
 	if filename == "" {
 		filename = "caseload." + format.String()
 	}
-	return h.keepCaseload(ctx, tenant, in.ProjectID, filename, format, in.RetentionDays, in.body)
+	return h.keepCaseload(ctx, tenant, in.ProjectID, filename, format, in.RetentionDays, time.Time{}, in.body)
 }
 
 // keepCaseload checks a caseload file of the tenant's project as a run
 // reads it, row by row as it streams into the store (scanCaseload), and
-// keeps it for retentionDays (0: the default): the one path of an upload
-// and of a caseload made from the decision log, with the same limits.
-func (h *handler) keepCaseload(ctx context.Context, tenant, projectID, filename string, format impact.Format, retentionDays int, body io.Reader) (*caseloadOutput, error) {
+// keeps it for retentionDays (0: the default) and, when expiresBy is set,
+// no later than then: the one path of an upload and of a caseload made
+// from the decision log, with the same limits.
+func (h *handler) keepCaseload(ctx context.Context, tenant, projectID, filename string, format impact.Format, retentionDays int, expiresBy time.Time,
+	body io.Reader) (*caseloadOutput, error) {
 	if retentionDays == 0 {
 		retentionDays = DefaultCaseloadRetentionDays
 	}
 	c, err := h.store.AddCaseload(ctx, store.Caseload{ProjectID: projectID, TenantID: tenant, Filename: filename, Format: format.String(),
-		Retention: time.Duration(retentionDays) * 24 * time.Hour}, MaxCaseloads, func(w io.Writer) (store.Caseload, error) {
+		Retention: time.Duration(retentionDays) * 24 * time.Hour, ExpiresAt: expiresBy}, MaxCaseloads, func(w io.Writer) (store.Caseload, error) {
 		return scanCaseload(ctx, body, w, format)
 	})
 	var problem *api.Error
