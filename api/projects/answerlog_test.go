@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/eligo/eligo/api/apitest"
 	"github.com/eligo/eligo/store"
 	"github.com/eligo/eligo/worker"
 )
@@ -359,5 +360,40 @@ func TestCaseloadFromLogKeepsNoAnswerPastItsRetention(t *testing.T) {
 			}
 			want(t, call(t, f.Fixture, f.key, http.MethodDelete, f.project+"/caseloads/"+c["caseload_id"].(string), nil), http.StatusNoContent)
 		})
+	}
+}
+
+// TestCaseloadFilenameTheDatabaseCannotKeep: a caseload's name holding a
+// NUL character, or bytes that are not UTF-8, which the database cannot
+// store as text, is refused with a 422 naming the filename, for an upload
+// and for a caseload made from the log, rather than failing on the server.
+func TestCaseloadFilenameTheDatabaseCannotKeep(t *testing.T) {
+	t.Parallel()
+	f := newImpactFixture(t, worker.ImpactConfig{})
+	_, body := snapCaseload(3)
+	for _, tc := range []struct {
+		name string
+		do   func() apitest.Response
+		loc  string
+	}{
+		{"upload, NUL", func() apitest.Response {
+			return f.upload(t, f.key, "application/x-ndjson", "?filename=a%00b.jsonl", body)
+		}, `["query","filename"]`},
+		{"upload, not UTF-8", func() apitest.Response {
+			return f.upload(t, f.key, "application/x-ndjson", "?filename=a%FFb.jsonl", body)
+		}, `["query","filename"]`},
+		{"from the log, NUL", func() apitest.Response {
+			return call(t, f.Fixture, f.key, http.MethodPost, f.project+"/caseloads/from-log", map[string]any{"slug": "acme/snap", "filename": "a\x00b"})
+		}, `["body","filename"]`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := tc.do()
+			if r.Status != http.StatusUnprocessableEntity || !strings.Contains(r.Raw, tc.loc) {
+				t.Errorf("%d %s, want 422 at %s", r.Status, r.Raw, tc.loc)
+			}
+		})
+	}
+	if r := call(t, f.Fixture, f.key, http.MethodGet, f.project+"/caseloads", nil); len(obj(t, r.Body)["caseloads"].([]any)) != 0 {
+		t.Errorf("caseloads kept: %s", r.Raw)
 	}
 }

@@ -9,7 +9,9 @@ import (
 	"mime"
 	"net/http"
 	"regexp"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/danielgtaylor/huma/v2"
 
@@ -199,6 +201,9 @@ func (h *handler) uploadCaseload(ctx context.Context, in *caseloadUploadInput) (
 	if _, err := h.projects.Project(ctx, tenant, in.ProjectID); err != nil {
 		return nil, failed(ctx, err, "Project", in.ProjectID)
 	}
+	if err := checkFilename(in.Filename, "query", "filename"); err != nil {
+		return nil, err
+	}
 	format := caseloadFormat(in.Format, in.ContentType, in.Filename)
 	filename := in.Filename
 	if filename == "" {
@@ -310,6 +315,17 @@ func (s *storeWriter) Write(p []byte) (int, error) {
 		s.err = err
 	}
 	return n, err
+}
+
+// checkFilename refuses, as a validation error at loc, a caseload's name
+// the database cannot keep as text: one holding a NUL character or bytes
+// that are not UTF-8 (which a query string may carry).
+func checkFilename(name string, loc ...any) error {
+	if utf8.ValidString(name) && !strings.ContainsRune(name, 0) {
+		return nil
+	}
+	return api.ValidationFailed(api.ValidationItem{Type: "string_type", Loc: loc,
+		Msg: "Input should be a valid file name: UTF-8 text without NUL characters", Input: strings.ToValidUTF8(name, "\uFFFD")})
 }
 
 func caseloadTooLarge(msg string) error {

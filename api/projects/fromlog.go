@@ -75,6 +75,9 @@ func (h *handler) caseloadFromLog(ctx context.Context, in *fromLogInput) (*casel
 		return nil, failed(ctx, err, "Project", in.ProjectID)
 	}
 	req := in.Body
+	if err := checkFilename(req.Filename, "body", "filename"); err != nil {
+		return nil, err
+	}
 	kind := req.Kind
 	if kind == "" {
 		kind = store.KindRuleset
