@@ -397,3 +397,21 @@ func TestCaseloadFilenameTheDatabaseCannotKeep(t *testing.T) {
 		t.Errorf("caseloads kept: %s", r.Raw)
 	}
 }
+
+// TestCaseloadFromLogByReference: a concrete ruleset_id names its slug,
+// as it does for the setting: the caseload holds the slug's logged
+// answers and is named after the slug, not an empty file of no slug's.
+func TestCaseloadFromLogByReference(t *testing.T) {
+	t.Parallel()
+	f := newImpactFixture(t, worker.ImpactConfig{})
+	want(t, call(t, f.Fixture, f.key, http.MethodPut, "/rulesets/"+f.v1+"/answer-logging", map[string]any{"retention_days": 30}), http.StatusOK)
+	f.decideLogged(t, f.key, snapAnswers, "2026-01-15")
+	f.decideLogged(t, f.key, snapAnswers, "2026-01-15")
+	for _, ref := range []string{"acme/snap", f.v1, f.v2} {
+		r := call(t, f.Fixture, f.key, http.MethodPost, f.project+"/caseloads/from-log", map[string]any{"slug": ref})
+		want(t, r, http.StatusCreated)
+		if c := obj(t, r.Body); c["rows"] != 2.0 || c["filename"] != "acme_snap.log.jsonl" {
+			t.Errorf("caseload from the log of %s: %v rows named %v, want 2 named acme_snap.log.jsonl", ref, c["rows"], c["filename"])
+		}
+	}
+}

@@ -42,7 +42,7 @@ func registerCaseloadFromLog(s *api.Server, h *handler, op func(id, method, path
 
 // fromLogRequest is the body of a caseload made from the log.
 type fromLogRequest struct {
-	Slug          string    `json:"slug" minLength:"1" maxLength:"200" doc:"The slug whose logged answers make the caseload."`
+	Slug          string    `json:"slug" minLength:"1" maxLength:"200" doc:"The slug whose logged answers make the caseload; a concrete ruleset_id (a rulebook id, for kind rulebook) names its slug."`
 	Kind          string    `json:"kind,omitempty" enum:"ruleset,rulebook" doc:"Whether slug is a ruleset's (the default) or a rulebook's."`
 	Since         time.Time `json:"since,omitempty" required:"false" doc:"The first decision time read; default the first logged."`
 	Until         time.Time `json:"until,omitempty" required:"false" doc:"Decisions from this time on are left out; default none: every decision kept so far."`
@@ -82,25 +82,33 @@ func (h *handler) caseloadFromLog(ctx context.Context, in *fromLogInput) (*casel
 	if kind == "" {
 		kind = store.KindRuleset
 	}
+	// The answers are kept under the slug: a reference that names it (a
+	// concrete ruleset_id, a rulebook id) reads the slug's, as the
+	// setting's own operations do.
+	slug := ""
 	if kind == store.KindRulebook {
-		_, err = h.catalog.OwnedRulebook(ctx, tenant, req.Slug)
+		var rb store.Rulebook
+		rb, err = h.catalog.OwnedRulebook(ctx, tenant, req.Slug)
+		slug = rb.Slug
 	} else {
-		_, err = h.catalog.Owned(ctx, tenant, req.Slug)
+		var row store.Cut
+		row, err = h.catalog.Owned(ctx, tenant, req.Slug)
+		slug = row.Slug
 	}
 	if err != nil {
 		return nil, api.LookupFailed(ctx, err, kindNoun(kind), req.Slug)
 	}
-	body, expiresBy, err := h.logFile(ctx, tenant, kind, req.Slug, req.Since, req.Until)
+	body, expiresBy, err := h.logFile(ctx, tenant, kind, slug, req.Since, req.Until)
 	if errors.Is(err, errLogTooLarge) {
 		return nil, failed(ctx, caseloadTooLarge(fmt.Sprintf("The answers logged for %s in that period pass %d bytes or %d rows, the most a caseload holds; ask for a shorter period.",
-			req.Slug, MaxCaseloadBytes, MaxCaseloadRows)), "Project", in.ProjectID)
+			slug, MaxCaseloadBytes, MaxCaseloadRows)), "Project", in.ProjectID)
 	}
 	if err != nil {
 		return nil, failed(ctx, err, "Project", in.ProjectID)
 	}
 	filename := req.Filename
 	if filename == "" {
-		filename = slugFilename(req.Slug) + ".log.jsonl"
+		filename = slugFilename(slug) + ".log.jsonl"
 	}
 	return h.keepCaseload(ctx, tenant, in.ProjectID, filename, impact.JSONLines, req.RetentionDays, expiresBy, bytes.NewReader(body))
 }
