@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -50,7 +51,12 @@ func (a AnswerLogging) On() bool { return a.Version != 0 }
 
 // Keep is fieldValues (a JSON object, as /decide read it) as the setting
 // keeps it: its dropped fields left out, its masked ones' answers replaced
-// by MaskedAnswer, members in key order.
+// by MaskedAnswer, members in key order. An answer holding a NUL
+// character anywhere, which PostgreSQL's jsonb cannot hold, is kept as
+// MaskedAnswer too, and a member whose name holds one (no field's) is
+// left out: the database would otherwise refuse the decision's record,
+// and the record would be lost with its answers
+// (docs/decision-records.md#answer-logging).
 func (a AnswerLogging) Keep(fieldValues []byte) (json.RawMessage, error) {
 	var values map[string]json.RawMessage
 	if err := json.Unmarshal(fieldValues, &values); err != nil {
@@ -62,8 +68,11 @@ func (a AnswerLogging) Keep(fieldValues []byte) (json.RawMessage, error) {
 	for _, f := range a.Dropped {
 		delete(values, f)
 	}
-	for _, f := range a.Masked {
-		if _, ok := values[f]; ok {
+	for f, v := range values {
+		switch {
+		case strings.ContainsRune(f, 0):
+			delete(values, f)
+		case slices.Contains(a.Masked, f) || holdsNUL(v):
 			values[f] = json.RawMessage(`"` + MaskedAnswer + `"`)
 		}
 	}
@@ -74,6 +83,37 @@ func (a AnswerLogging) Keep(fieldValues []byte) (json.RawMessage, error) {
 		return nil, fmt.Errorf("encode the answers kept: %w", err)
 	}
 	return bytes.TrimRight(b.Bytes(), "\n"), nil
+}
+
+// holdsNUL reports whether a JSON value holds a NUL character in a
+// string or a member's name, at any depth: only a value that spells the
+// escape \u0000 can, and only such a value is decoded to tell.
+func holdsNUL(raw json.RawMessage) bool {
+	if !bytes.Contains(raw, []byte(`\u0000`)) {
+		return false
+	}
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return true // not read as /decide read it: kept as a marker
+	}
+	return nulIn(v)
+}
+
+// nulIn is holdsNUL over a decoded value.
+func nulIn(v any) bool {
+	switch v := v.(type) {
+	case string:
+		return strings.ContainsRune(v, 0)
+	case []any:
+		return slices.ContainsFunc(v, nulIn)
+	case map[string]any:
+		for k, x := range v {
+			if strings.ContainsRune(k, 0) || nulIn(x) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 const (
@@ -94,7 +134,7 @@ WHERE tenant_id = $1 AND kind = $2 AND slug = $3`
 
 	sqlDeleteExpiredAnswers = `DELETE FROM decision_answers WHERE expires_at <= now()`
 
-	sqlLoggedAnswers = `SELECT decision_id, answers, decision_date FROM decision_answers
+	sqlLoggedAnswers = `SELECT decision_id, answers, decision_date, expires_at FROM decision_answers
 WHERE tenant_id = $1 AND kind = $2 AND slug = $3 AND decided_at >= $4 AND decided_at < COALESCE($5::timestamptz, 'infinity') AND expires_at > now()
 ORDER BY decided_at, decision_id`
 
@@ -193,10 +233,11 @@ type LoggedAnswer struct {
 	Answers json.RawMessage
 	// DecisionDate is the date it was decided as of; zero when unknown.
 	DecisionDate time.Time
-	// SettingVersion is the setting it was kept under, ExpiresAt when it
-	// goes (read by LoggedAnswerOf only).
+	// ExpiresAt is when its retention ends and it goes.
+	ExpiresAt time.Time
+	// SettingVersion is the setting it was kept under (read by
+	// LoggedAnswerOf only).
 	SettingVersion int64
-	ExpiresAt      time.Time
 }
 
 // LoggedAnswers calls each with the unexpired answers kept for the
@@ -219,7 +260,7 @@ func (s *Store) LoggedAnswers(ctx context.Context, tenantID, kind, slug string, 
 			a    LoggedAnswer
 			date *time.Time
 		)
-		if err := rows.Scan(&a.DecisionID, &a.Answers, &date); err != nil {
+		if err := rows.Scan(&a.DecisionID, &a.Answers, &date, &a.ExpiresAt); err != nil {
 			return fmt.Errorf("read answers logged for %s %q: %w", kind, slug, err)
 		}
 		if date != nil {

@@ -33,7 +33,10 @@ type Caseload struct {
 	// JSON array of impact.Reason).
 	Rows, Cases int64
 	BadRows     json.RawMessage
-	// CreatedAt dates the upload; ExpiresAt is when it is deleted.
+	// CreatedAt dates the upload; ExpiresAt is when it is deleted. Set on
+	// a caseload to add, ExpiresAt is the latest it may be kept, however
+	// long Retention is (a caseload made from the decision log goes no
+	// later than the first of its answers would).
 	CreatedAt, ExpiresAt time.Time
 	// Retention is how long it is kept, for AddCaseload to set
 	// ExpiresAt from the database's clock.
@@ -64,7 +67,7 @@ const (
 	// placeholder counts, and completed once the body has been read.
 	sqlInsertCaseload = `
 INSERT INTO caseloads (id, project_id, tenant_id, filename, format, size, content_digest, row_count, case_count, expires_at)
-VALUES ($1, $2, $3, $4, $5, 0, 'sha256:' || repeat('0', 64), 0, 0, now() + make_interval(secs => $6))`
+VALUES ($1, $2, $3, $4, $5, 0, 'sha256:' || repeat('0', 64), 0, 0, LEAST(now() + make_interval(secs => $6), $7::timestamptz))`
 
 	sqlCompleteCaseload = `
 UPDATE caseloads c SET size = $2, content_digest = $3, row_count = $4, case_count = $5, bad_rows = $6
@@ -93,7 +96,7 @@ const CaseloadChunkBytes = 1 << 20
 
 // AddCaseload stores a caseload of the tenant's project, kept for
 // c.Retention from now by the database's clock (the clock that lists and
-// deletes it). Its bytes are not held whole: fill writes them to the
+// deletes it), and no later than c.ExpiresAt when that is set. Its bytes are not held whole: fill writes them to the
 // writer it is given (reading them as it goes, to check them), which
 // stores them chunk by chunk (CaseloadChunkBytes) and counts and digests
 // them, so Size and ContentDigest need not be set; fill returns c's
@@ -118,7 +121,11 @@ func (s *Store) AddCaseload(ctx context.Context, c Caseload, maxPerProject int, 
 		if err := belowLimit(ctx, tx, sqlCountCaseloads, c.ProjectID, maxPerProject, ErrCaseloadLimit, "the project holds %d caseloads"); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, sqlInsertCaseload, c.ID, c.ProjectID, c.TenantID, c.Filename, c.Format, c.Retention.Seconds()); err != nil {
+		var latest any // no bound but the retention
+		if !c.ExpiresAt.IsZero() {
+			latest = c.ExpiresAt
+		}
+		if _, err := tx.Exec(ctx, sqlInsertCaseload, c.ID, c.ProjectID, c.TenantID, c.Filename, c.Format, c.Retention.Seconds(), latest); err != nil {
 			return fmt.Errorf("insert caseload: %w", err)
 		}
 		w := &chunkWriter{ctx: ctx, tx: tx, id: c.ID, sum: sha256.New()}

@@ -378,26 +378,34 @@ func (s *storeReader) Read(p []byte) (int, error) {
 
 // merge adds the reports of a run's parts up, in file order, into the
 // run's end: succeeded when every part left one (the store marks the
-// report partial on a run a cancel or a failed part ended).
+// report partial on a run a cancel or a failed part ended). A part's
+// report that cannot be read or merged with the others' fails the run on
+// the server's account with the others' merged report, partial: an error
+// here would roll the last part's end back and leave the run running,
+// holding one of its tenant's runs, until the stale prune.
 func (r *ImpactRunner) merge(run store.ImpactRun, reports []json.RawMessage) (store.ImpactEnd, error) {
 	var rep *impact.Report
-	partial := false
+	state, partial, msg := store.ImpactSucceeded, false, ""
 	for i, raw := range reports {
 		if raw == nil {
 			partial = true
 			continue
 		}
 		var part impact.Report
-		if err := json.Unmarshal(raw, &part); err != nil {
-			return store.ImpactEnd{}, fmt.Errorf("read the report of part %d: %w", i, err)
+		err := json.Unmarshal(raw, &part)
+		if err == nil && rep != nil {
+			err = rep.Merge(&part, run.Examples)
+		}
+		if err != nil {
+			r.logger.Error("impact run merge", "run", run.ID, "part", i, "err", err)
+			state, partial, msg = store.ImpactFailed, true, "the run failed on the server; start it again"
+			continue
 		}
 		if rep == nil {
 			rep = &part
-		} else if err := rep.Merge(&part, run.Examples); err != nil {
-			return store.ImpactEnd{}, fmt.Errorf("merge the report of part %d: %w", i, err)
 		}
 	}
-	return ended(store.ImpactSucceeded, partial, rep, "")
+	return ended(state, partial, rep, msg)
 }
 
 // watch stops the run (stop, errCancelled) once its row is no longer

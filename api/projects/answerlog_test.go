@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/eligo/eligo/api/apitest"
 	"github.com/eligo/eligo/store"
 	"github.com/eligo/eligo/worker"
 )
@@ -278,5 +279,139 @@ func TestCaseloadFromLog(t *testing.T) {
 		"baseline": map[string]any{"version": "v1"}}))
 	if undecided, _ := json.Marshal(obj(t, run["report"])["undecided"]); !strings.Contains(string(undecided), "income.gross_monthly") {
 		t.Errorf("undecided = %s, want the masked field named", undecided)
+	}
+}
+
+// TestAnswerLoggingKeepsWhatTheDatabaseTakes: answers PostgreSQL's jsonb
+// cannot hold (a NUL character, which /decide takes) do not cost the
+// decision its record: each record reaches the table, an answer holding a
+// NUL at any depth is kept masked, a member whose name holds one is left
+// out, and text that only spells \u0000 is kept as it is.
+func TestAnswerLoggingKeepsWhatTheDatabaseTakes(t *testing.T) {
+	t.Parallel()
+	f := newImpactFixture(t, worker.ImpactConfig{})
+	want(t, call(t, f.Fixture, f.key, http.MethodPut, logging, map[string]any{"retention_days": 30}), http.StatusOK)
+	for _, tc := range []struct {
+		name, values string
+		kept         map[string]any
+	}{
+		{"NUL in an answer", `{"household.region": "ala\u0000ska", "household.size": 2}`,
+			map[string]any{"household.region": "[masked]", "household.size": 2.0}},
+		{"NUL deep in an answer", `{"household.size": 2, "note": [{"a": "x\u0000"}]}`,
+			map[string]any{"household.size": 2.0, "note": "[masked]"}},
+		{"NUL in a member's name", `{"household.size": 2, "no\u0000te": "ab", "other": {"k\u0000": 1}}`,
+			map[string]any{"household.size": 2.0, "other": "[masked]"}},
+		{"an escaped backslash before u0000", `{"household.region": "a\\u0000b", "household.size": 2}`,
+			map[string]any{"household.region": `a\u0000b`, "household.size": 2.0}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			body := `{"ruleset_id": "acme/snap", "decision_date": "2026-01-15", "field_values": ` + tc.values + `}`
+			r := send(t, f.Fixture, f.key, http.MethodPost, "/decide", "application/json", []byte(body))
+			want(t, r, http.StatusOK)
+			id := obj(t, r.Body)["decision_id"].(string)
+			f.RecordOf(t, id)
+			if got := f.loggedAnswers(t, id); !reflect.DeepEqual(got, tc.kept) {
+				t.Errorf("answers kept = %v, want %v", got, tc.kept)
+			}
+		})
+	}
+}
+
+// TestCaseloadFromLogKeepsNoAnswerPastItsRetention: a caseload made from
+// the log holds copies of the answers, so it is deleted no later than the
+// first of them would be, whatever retention_days it asks for; a period
+// with no answers keeps the retention asked for.
+func TestCaseloadFromLogKeepsNoAnswerPastItsRetention(t *testing.T) {
+	t.Parallel()
+	f := newImpactFixture(t, worker.ImpactConfig{})
+	want(t, call(t, f.Fixture, f.key, http.MethodPut, logging, map[string]any{"retention_days": 3}), http.StatusOK)
+	first := f.decideLogged(t, f.key, snapAnswers, "2026-01-15")
+	want(t, call(t, f.Fixture, f.key, http.MethodPut, logging, map[string]any{"retention_days": 30}), http.StatusOK)
+	f.decideLogged(t, f.key, snapAnswers, "2026-01-15")
+	kept, err := f.Store.LoggedAnswerOf(t.Context(), first["decision_id"].(string))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		body map[string]any
+		// latest is the latest expires_at allowed; zero for the
+		// retention asked for.
+		latest time.Time
+	}{
+		{"default retention", map[string]any{"slug": "acme/snap"}, kept.ExpiresAt},
+		{"longer retention asked for", map[string]any{"slug": "acme/snap", "retention_days": 60}, kept.ExpiresAt},
+		{"shorter retention asked for", map[string]any{"slug": "acme/snap", "retention_days": 1}, time.Now().Add(24 * time.Hour)},
+		{"no answers", map[string]any{"slug": "acme/snap", "until": "2020-01-01T00:00:00Z", "retention_days": 10}, time.Now().Add(10 * 24 * time.Hour)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := call(t, f.Fixture, f.key, http.MethodPost, f.project+"/caseloads/from-log", tc.body)
+			want(t, r, http.StatusCreated)
+			c := obj(t, r.Body)
+			expires, err := time.Parse(time.RFC3339Nano, c["expires_at"].(string))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if expires.After(tc.latest.Add(time.Minute)) {
+				t.Errorf("the caseload expires at %s, past %s", expires, tc.latest)
+			}
+			if expires.Before(tc.latest.Add(-time.Hour)) {
+				t.Errorf("the caseload expires at %s, well before %s", expires, tc.latest)
+			}
+			want(t, call(t, f.Fixture, f.key, http.MethodDelete, f.project+"/caseloads/"+c["caseload_id"].(string), nil), http.StatusNoContent)
+		})
+	}
+}
+
+// TestCaseloadFilenameTheDatabaseCannotKeep: a caseload's name holding a
+// NUL character, or bytes that are not UTF-8, which the database cannot
+// store as text, is refused with a 422 naming the filename, for an upload
+// and for a caseload made from the log, rather than failing on the server.
+func TestCaseloadFilenameTheDatabaseCannotKeep(t *testing.T) {
+	t.Parallel()
+	f := newImpactFixture(t, worker.ImpactConfig{})
+	_, body := snapCaseload(3)
+	for _, tc := range []struct {
+		name string
+		do   func() apitest.Response
+		loc  string
+	}{
+		{"upload, NUL", func() apitest.Response {
+			return f.upload(t, f.key, "application/x-ndjson", "?filename=a%00b.jsonl", body)
+		}, `["query","filename"]`},
+		{"upload, not UTF-8", func() apitest.Response {
+			return f.upload(t, f.key, "application/x-ndjson", "?filename=a%FFb.jsonl", body)
+		}, `["query","filename"]`},
+		{"from the log, NUL", func() apitest.Response {
+			return call(t, f.Fixture, f.key, http.MethodPost, f.project+"/caseloads/from-log", map[string]any{"slug": "acme/snap", "filename": "a\x00b"})
+		}, `["body","filename"]`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := tc.do()
+			if r.Status != http.StatusUnprocessableEntity || !strings.Contains(r.Raw, tc.loc) {
+				t.Errorf("%d %s, want 422 at %s", r.Status, r.Raw, tc.loc)
+			}
+		})
+	}
+	if r := call(t, f.Fixture, f.key, http.MethodGet, f.project+"/caseloads", nil); len(obj(t, r.Body)["caseloads"].([]any)) != 0 {
+		t.Errorf("caseloads kept: %s", r.Raw)
+	}
+}
+
+// TestCaseloadFromLogByReference: a concrete ruleset_id names its slug,
+// as it does for the setting: the caseload holds the slug's logged
+// answers and is named after the slug, not an empty file of no slug's.
+func TestCaseloadFromLogByReference(t *testing.T) {
+	t.Parallel()
+	f := newImpactFixture(t, worker.ImpactConfig{})
+	want(t, call(t, f.Fixture, f.key, http.MethodPut, "/rulesets/"+f.v1+"/answer-logging", map[string]any{"retention_days": 30}), http.StatusOK)
+	f.decideLogged(t, f.key, snapAnswers, "2026-01-15")
+	f.decideLogged(t, f.key, snapAnswers, "2026-01-15")
+	for _, ref := range []string{"acme/snap", f.v1, f.v2} {
+		r := call(t, f.Fixture, f.key, http.MethodPost, f.project+"/caseloads/from-log", map[string]any{"slug": ref})
+		want(t, r, http.StatusCreated)
+		if c := obj(t, r.Body); c["rows"] != 2.0 || c["filename"] != "acme_snap.log.jsonl" {
+			t.Errorf("caseload from the log of %s: %v rows named %v, want 2 named acme_snap.log.jsonl", ref, c["rows"], c["filename"])
+		}
 	}
 }

@@ -9,7 +9,9 @@ import (
 	"mime"
 	"net/http"
 	"regexp"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/danielgtaylor/huma/v2"
 
@@ -199,24 +201,29 @@ func (h *handler) uploadCaseload(ctx context.Context, in *caseloadUploadInput) (
 	if _, err := h.projects.Project(ctx, tenant, in.ProjectID); err != nil {
 		return nil, failed(ctx, err, "Project", in.ProjectID)
 	}
+	if err := checkFilename(in.Filename, "query", "filename"); err != nil {
+		return nil, err
+	}
 	format := caseloadFormat(in.Format, in.ContentType, in.Filename)
 	filename := in.Filename
 	if filename == "" {
 		filename = "caseload." + format.String()
 	}
-	return h.keepCaseload(ctx, tenant, in.ProjectID, filename, format, in.RetentionDays, in.body)
+	return h.keepCaseload(ctx, tenant, in.ProjectID, filename, format, in.RetentionDays, time.Time{}, in.body)
 }
 
 // keepCaseload checks a caseload file of the tenant's project as a run
 // reads it, row by row as it streams into the store (scanCaseload), and
-// keeps it for retentionDays (0: the default): the one path of an upload
-// and of a caseload made from the decision log, with the same limits.
-func (h *handler) keepCaseload(ctx context.Context, tenant, projectID, filename string, format impact.Format, retentionDays int, body io.Reader) (*caseloadOutput, error) {
+// keeps it for retentionDays (0: the default) and, when expiresBy is set,
+// no later than then: the one path of an upload and of a caseload made
+// from the decision log, with the same limits.
+func (h *handler) keepCaseload(ctx context.Context, tenant, projectID, filename string, format impact.Format, retentionDays int, expiresBy time.Time,
+	body io.Reader) (*caseloadOutput, error) {
 	if retentionDays == 0 {
 		retentionDays = DefaultCaseloadRetentionDays
 	}
 	c, err := h.store.AddCaseload(ctx, store.Caseload{ProjectID: projectID, TenantID: tenant, Filename: filename, Format: format.String(),
-		Retention: time.Duration(retentionDays) * 24 * time.Hour}, MaxCaseloads, func(w io.Writer) (store.Caseload, error) {
+		Retention: time.Duration(retentionDays) * 24 * time.Hour, ExpiresAt: expiresBy}, MaxCaseloads, func(w io.Writer) (store.Caseload, error) {
 		return scanCaseload(ctx, body, w, format)
 	})
 	var problem *api.Error
@@ -311,6 +318,17 @@ func (s *storeWriter) Write(p []byte) (int, error) {
 		s.err = err
 	}
 	return n, err
+}
+
+// checkFilename refuses, as a validation error at loc, a caseload's name
+// the database cannot keep as text: one holding a NUL character or bytes
+// that are not UTF-8 (which a query string may carry).
+func checkFilename(name string, loc ...any) error {
+	if utf8.ValidString(name) && !strings.ContainsRune(name, 0) {
+		return nil
+	}
+	return api.ValidationFailed(api.ValidationItem{Type: "string_type", Loc: loc,
+		Msg: "Input should be a valid file name: UTF-8 text without NUL characters", Input: strings.ToValidUTF8(name, "\uFFFD")})
 }
 
 func caseloadTooLarge(msg string) error {

@@ -32,7 +32,8 @@ func registerCaseloadFromLog(s *api.Server, h *handler, op func(id, method, path
 			"as a JSON Lines caseload of the project: one line per decision made from `since` up to, not including, `until` (default: every decision logged, up to now) whose answers are still kept, in decision order, "+
 			"each `{\"field_values\": <the answers as kept>, \"decision_date\": <its decision date>, \"reference\": <its decision_id>}`. "+
 			"A masked answer is the string `%s`, which a run counts under `undecided`. "+
-			"The caseload is then kept exactly as an upload is, with the same check, limits (%d bytes and %d rows, 413 `%s`; %d caseloads per project, 413 `%s`) and `retention_days` (1 to %d, default %d), and impact runs take it like any caseload. "+
+			"The caseload is then kept exactly as an upload is, with the same check, limits (%d bytes and %d rows, 413 `%s`; %d caseloads per project, 413 `%s`) and `retention_days` (1 to %d, default %d), "+
+			"except that it is deleted no later than the first of its answers' own retention ends (its `expires_at` says when), and impact runs take it like any caseload. "+
 			"The slug must be the tenant's own ruleset's (`kind` ruleset, the default) or rulebook's; any other is 404. "+caseloadDoc,
 			store.MaskedAnswer, MaxCaseloadBytes, MaxCaseloadRows, ReasonCaseloadTooLarge, MaxCaseloads, ReasonCaseloadLimit, DefaultCaseloadRetentionDays, DefaultCaseloadRetentionDays), write)
 	route.DefaultStatus, route.Refusals, route.Idempotent = http.StatusCreated, caseloadRefusals, true
@@ -41,7 +42,7 @@ func registerCaseloadFromLog(s *api.Server, h *handler, op func(id, method, path
 
 // fromLogRequest is the body of a caseload made from the log.
 type fromLogRequest struct {
-	Slug          string    `json:"slug" minLength:"1" maxLength:"200" doc:"The slug whose logged answers make the caseload."`
+	Slug          string    `json:"slug" minLength:"1" maxLength:"200" doc:"The slug whose logged answers make the caseload; a concrete ruleset_id (a rulebook id, for kind rulebook) names its slug."`
 	Kind          string    `json:"kind,omitempty" enum:"ruleset,rulebook" doc:"Whether slug is a ruleset's (the default) or a rulebook's."`
 	Since         time.Time `json:"since,omitempty" required:"false" doc:"The first decision time read; default the first logged."`
 	Until         time.Time `json:"until,omitempty" required:"false" doc:"Decisions from this time on are left out; default none: every decision kept so far."`
@@ -74,41 +75,58 @@ func (h *handler) caseloadFromLog(ctx context.Context, in *fromLogInput) (*casel
 		return nil, failed(ctx, err, "Project", in.ProjectID)
 	}
 	req := in.Body
+	if err := checkFilename(req.Filename, "body", "filename"); err != nil {
+		return nil, err
+	}
 	kind := req.Kind
 	if kind == "" {
 		kind = store.KindRuleset
 	}
+	// The answers are kept under the slug: a reference that names it (a
+	// concrete ruleset_id, a rulebook id) reads the slug's, as the
+	// setting's own operations do.
+	slug := ""
 	if kind == store.KindRulebook {
-		_, err = h.catalog.OwnedRulebook(ctx, tenant, req.Slug)
+		var rb store.Rulebook
+		rb, err = h.catalog.OwnedRulebook(ctx, tenant, req.Slug)
+		slug = rb.Slug
 	} else {
-		_, err = h.catalog.Owned(ctx, tenant, req.Slug)
+		var row store.Cut
+		row, err = h.catalog.Owned(ctx, tenant, req.Slug)
+		slug = row.Slug
 	}
 	if err != nil {
 		return nil, api.LookupFailed(ctx, err, kindNoun(kind), req.Slug)
 	}
-	body, err := h.logFile(ctx, tenant, kind, req.Slug, req.Since, req.Until)
+	body, expiresBy, err := h.logFile(ctx, tenant, kind, slug, req.Since, req.Until)
 	if errors.Is(err, errLogTooLarge) {
 		return nil, failed(ctx, caseloadTooLarge(fmt.Sprintf("The answers logged for %s in that period pass %d bytes or %d rows, the most a caseload holds; ask for a shorter period.",
-			req.Slug, MaxCaseloadBytes, MaxCaseloadRows)), "Project", in.ProjectID)
+			slug, MaxCaseloadBytes, MaxCaseloadRows)), "Project", in.ProjectID)
 	}
 	if err != nil {
 		return nil, failed(ctx, err, "Project", in.ProjectID)
 	}
 	filename := req.Filename
 	if filename == "" {
-		filename = slugFilename(req.Slug) + ".log.jsonl"
+		filename = slugFilename(slug) + ".log.jsonl"
 	}
-	return h.keepCaseload(ctx, tenant, in.ProjectID, filename, impact.JSONLines, req.RetentionDays, bytes.NewReader(body))
+	return h.keepCaseload(ctx, tenant, in.ProjectID, filename, impact.JSONLines, req.RetentionDays, expiresBy, bytes.NewReader(body))
 }
 
 // logFile is the JSON Lines file of the answers logged for the tenant's
 // slug in [since, until), read from the database a row at a time and
 // written as it comes: the file is the only copy held, and the read stops
-// (errLogTooLarge) as soon as it would pass an upload's bounds.
-func (h *handler) logFile(ctx context.Context, tenant, kind, slug string, since, until time.Time) ([]byte, error) {
+// (errLogTooLarge) as soon as it would pass an upload's bounds. expiresBy
+// is when the first of the answers' retention ends (zero for none), the
+// latest the caseload may be kept: a copy of the answers must not outlive
+// the retention their owner set.
+func (h *handler) logFile(ctx context.Context, tenant, kind, slug string, since, until time.Time) (file []byte, expiresBy time.Time, err error) {
 	var rows int
 	buf := bytes.NewBuffer([]byte{}) // an empty log is an empty file, not none
-	err := h.store.LoggedAnswers(ctx, tenant, kind, slug, since, until, func(a store.LoggedAnswer) error {
+	err = h.store.LoggedAnswers(ctx, tenant, kind, slug, since, until, func(a store.LoggedAnswer) error {
+		if expiresBy.IsZero() || a.ExpiresAt.Before(expiresBy) {
+			expiresBy = a.ExpiresAt
+		}
 		line := logLine{FieldValues: a.Answers, Reference: a.DecisionID}
 		if !a.DecisionDate.IsZero() {
 			line.DecisionDate = a.DecisionDate.Format(time.DateOnly)
@@ -125,7 +143,7 @@ func (h *handler) logFile(ctx context.Context, tenant, kind, slug string, since,
 		buf.WriteByte('\n')
 		return nil
 	})
-	return buf.Bytes(), err
+	return buf.Bytes(), expiresBy, err
 }
 
 // kindNoun is what a 404 calls a slug of kind.

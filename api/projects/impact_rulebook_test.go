@@ -139,3 +139,24 @@ func TestImpactRulebookCandidates(t *testing.T) {
 		})
 	}
 }
+
+// TestImpactRulebookCandidatePinsTheCut: a proposal may name its cut by a
+// reference the tenant's cuts resolve (its slug), and the run records the
+// exact cut that reference named when it started, so that every part
+// decides that cut even once the slug points at another.
+func TestImpactRulebookCandidatePinsTheCut(t *testing.T) {
+	t.Parallel()
+	f := newImpactFixture(t, worker.ImpactConfig{})
+	_, body := snapCaseload(20)
+	caseload := f.uploaded(t, body)
+	f.book(t, "acme", "acme/book", f.v1)
+	resolved, err := f.sv.Catalog.Owned(context.Background(), "acme", "acme/snap")
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := f.ended(t, f.key, f.start(t, map[string]any{"caseload_id": caseload, "decision_date": "2026-01-15",
+		"candidate": map[string]any{"rulebook": "acme/book", "section_id": "snap_income", "ruleset_id": "acme/snap"}}))
+	if got := obj(t, run["rulebook"])["section_ruleset_id"]; got != resolved.ID {
+		t.Errorf("section_ruleset_id = %v, want the cut acme/snap named at the start, %s", got, resolved.ID)
+	}
+}

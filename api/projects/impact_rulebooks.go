@@ -20,7 +20,7 @@ type impactCandidate struct {
 	Rulebook  string `json:"rulebook,omitempty" maxLength:"300" doc:"One of the tenant's rulebooks, by id (rb_...) or slug, instead of slug and version. The baseline is then its release in force (leave baseline out)."`
 	ReleaseID string `json:"release_id,omitempty" maxLength:"100" doc:"With rulebook: a release of it, by UUID or exact two-word label; default the release in force."`
 	SectionID string `json:"section_id,omitempty" maxLength:"200" doc:"With rulebook and ruleset_id: the section whose member the proposal replaces, as promoting ruleset_id would."`
-	RulesetID string `json:"ruleset_id,omitempty" maxLength:"300" doc:"With rulebook and section_id: the tenant's cut of that section (an exact ruleset_id) proposed in its place."`
+	RulesetID string `json:"ruleset_id,omitempty" maxLength:"300" doc:"With rulebook and section_id: the tenant's cut of that section proposed in its place (a ruleset_id, or a reference such as its slug, which the run records as the exact ruleset_id it named at the start)."`
 }
 
 // version is the ruleset version c names.
@@ -79,8 +79,13 @@ func (h *handler) rulebookRun(ctx context.Context, tenant string, req impactRequ
 	if err != nil {
 		return api.LookupFailed(ctx, err, "Release", release)
 	}
+	cut := ""
 	if c.SectionID != "" {
-		_, err = h.catalog.Propose(ctx, rb, catalog.Proposal{Release: release, SectionID: c.SectionID, RulesetID: c.RulesetID})
+		var proposed *catalog.PreparedRulebook
+		proposed, err = h.catalog.Propose(ctx, rb, catalog.Proposal{Release: release, SectionID: c.SectionID, RulesetID: c.RulesetID})
+		if err == nil {
+			cut = proposedCut(proposed, c.SectionID)
+		}
 	}
 	switch {
 	case errors.Is(err, catalog.ErrSectionMissing):
@@ -95,8 +100,20 @@ func (h *handler) rulebookRun(ctx context.Context, tenant string, req impactRequ
 		return candidateInvalid("value_error", "ruleset_id", "Value error, the rulebook does not compose with it: "+err.Error(), c.RulesetID)
 	}
 	run.Rulebook = &store.ImpactRulebook{RulebookID: rb.ID, BaselineReleaseID: rb.CurrentReleaseID, CandidateReleaseID: named.Release.ID,
-		SectionID: c.SectionID, SectionRulesetID: c.RulesetID}
+		SectionID: c.SectionID, SectionRulesetID: cut}
 	return nil
+}
+
+// proposedCut is the exact cut a proposal put in section's place: the run
+// records it rather than the reference asked for (which may be a slug,
+// whose cut may change while the run's parts decide).
+func proposedCut(proposed *catalog.PreparedRulebook, section string) string {
+	for _, s := range proposed.Content.Sections {
+		if s.SectionID == section {
+			return s.RulesetID
+		}
+	}
+	return ""
 }
 
 // withRulebooks fills in the Rulebook of each of runs that is a run of a

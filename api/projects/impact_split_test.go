@@ -214,3 +214,36 @@ func TestImpactSplitFailedPart(t *testing.T) {
 		t.Error("no part failed")
 	}
 }
+
+// TestImpactSplitUnmergeablePart: a part whose report cannot be merged
+// with the others' (here one of other rulesets, as a part that decided
+// other rules would leave) fails the run on the server's account, with
+// the merged report of the other parts, partial, rather than leaving the
+// run running, holding one of its tenant's runs, until the stale prune.
+func TestImpactSplitUnmergeablePart(t *testing.T) {
+	t.Parallel()
+	f := newImpactFixture(t, worker.ImpactConfig{PartBytes: 2 << 10})
+	_, body := snapCaseload(120)
+	caseload := f.uploaded(t, body)
+	foreign := `{"baseline": {"section_id": "elsewhere", "content_digest": "sha256:0"}, "candidate": {"section_id": "elsewhere", "content_digest": "sha256:0"},
+"cases": 1, "changed": 0, "transitions": [], "criteria": [], "values": [], "bad_rows": [], "unread_answers": [], "undecided": []}`
+	// While no part can decide, the last is given the foreign report.
+	id := f.startSplit(t, caseload, func() {
+		tag, err := f.Pool.Exec(context.Background(), `UPDATE impact_run_parts p SET state = 'succeeded', report = $2
+FROM impact_runs i WHERE i.id = p.run_id AND i.caseload_id = $1 AND p.state = 'queued'
+  AND p.seq = (SELECT max(seq) FROM impact_run_parts q WHERE q.run_id = p.run_id) AND p.seq > 0`, caseload, foreign)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tag.RowsAffected() != 1 {
+			t.Fatal("the run was not split into several parts still queued")
+		}
+	})
+	run := f.withReport(t, id)
+	if run["state"] != "failed" || run["partial"] != true || run["error"] != "the run failed on the server; start it again" {
+		t.Errorf("run = %v, %v, error %v: want failed on the server, partial", run["state"], run["partial"], run["error"])
+	}
+	if n, ok := obj(t, obj(t, run["report"])["cases"])["count"].(float64); !ok || n <= 0 || n >= 120 {
+		t.Errorf("the report counts %v cases, want those of the parts before the last", obj(t, run["report"])["cases"])
+	}
+}
