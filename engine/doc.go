@@ -130,4 +130,4 @@ package engine
 
 // Version is the engine version stamped on every decision. Outcomes for the
 // same rules and inputs may differ between engine versions.
-const Version = "eligo-core@0.33.0"
+const Version = "eligo-core@0.33.1"

@@ -177,7 +177,7 @@ export interface paths {
         put?: never;
         /**
          * Make a caseload from the decision log
-         * @description Writes the answers answer logging kept for one of the tenant's slugs (PUT /rulesets/{ruleset_id}/answer-logging, docs/decision-records.md#answer-logging) as a JSON Lines caseload of the project: one line per decision made from `since` up to, not including, `until` (default: every decision logged, up to now) whose answers are still kept, in decision order, each `{"field_values": <the answers as kept>, "decision_date": <its decision date>, "reference": <its decision_id>}`. A masked answer is the string `[masked]`, which a run counts under `undecided`. The caseload is then kept exactly as an upload is, with the same check, limits (33554432 bytes and 1000000 rows, 413 `caseload_too_large`; 20 caseloads per project, 413 `caseload_limit`) and `retention_days` (1 to 90, default 90), and impact runs take it like any caseload. The slug must be the tenant's own ruleset's (`kind` ruleset, the default) or rulebook's; any other is 404. A caseload is private to its tenant: another tenant's is 404, and no operation ever returns its answers, only its counts.
+         * @description Writes the answers answer logging kept for one of the tenant's slugs (PUT /rulesets/{ruleset_id}/answer-logging, docs/decision-records.md#answer-logging) as a JSON Lines caseload of the project: one line per decision made from `since` up to, not including, `until` (default: every decision logged, up to now) whose answers are still kept, in decision order, each `{"field_values": <the answers as kept>, "decision_date": <its decision date>, "reference": <its decision_id>}`. A masked answer is the string `[masked]`, which a run counts under `undecided`. The caseload is then kept exactly as an upload is, with the same check, limits (33554432 bytes and 1000000 rows, 413 `caseload_too_large`; 20 caseloads per project, 413 `caseload_limit`) and `retention_days` (1 to 90, default 90), except that it is deleted no later than the first of its answers' own retention ends (its `expires_at` says when), and impact runs take it like any caseload. The slug must be the tenant's own ruleset's (`kind` ruleset, the default) or rulebook's; any other is 404. A caseload is private to its tenant: another tenant's is 404, and no operation ever returns its answers, only its counts.
          *
          *     Send an `Idempotency-Key` header (1 to 255 printable ASCII characters, e.g. a UUID) to make a retry safe: a repeat with the same key, from the same tenant, to the same operation, within 24 hours, gets the first request's answer (with `Idempotent-Replayed: true`) instead of doing the work again. While the first request runs, a repeat is 409 `idempotency_key_in_use`; the same key with another path or body is 422 `idempotency_key_reused`. An answer the retry could change (5xx, 408, 409, 429) is not kept, so its retry does the work.
          *
@@ -1544,7 +1544,7 @@ export interface components {
              * @description The first decision time read; default the first logged.
              */
             since?: string;
-            /** @description The slug whose logged answers make the caseload. */
+            /** @description The slug whose logged answers make the caseload; a concrete ruleset_id (a rulebook id, for kind rulebook) names its slug. */
             slug: string;
             /**
              * Format: date-time
@@ -2514,7 +2514,7 @@ export interface components {
             release_id?: string;
             /** @description One of the tenant's rulebooks, by id (rb_...) or slug, instead of slug and version. The baseline is then its release in force (leave baseline out). */
             rulebook?: string;
-            /** @description With rulebook and section_id: the tenant's cut of that section (an exact ruleset_id) proposed in its place. */
+            /** @description With rulebook and section_id: the tenant's cut of that section proposed in its place (a ruleset_id, or a reference such as its slug, which the run records as the exact ruleset_id it named at the start). */
             ruleset_id?: string;
             /** @description With rulebook and ruleset_id: the section whose member the proposal replaces, as promoting ruleset_id would. */
             section_id?: string;
@@ -4004,9 +4004,9 @@ export interface operations {
                      *       "content_digest": "sha256:fe1c22632fae346bca9ad96af37b495076e4fe0ac4e2a996358f91f6da7fca90",
                      *       "decision": "undetermined",
                      *       "decision_date": "2026-11-23",
-                     *       "decision_id": "dec_XhB0n_SDcIkEIz7f",
-                     *       "decision_time": "2026-11-29T23:47:41.837805601Z",
-                     *       "engine_version": "eligo-core@0.33.0",
+                     *       "decision_id": "dec_L1I3WrJMf_JUJZ8X",
+                     *       "decision_time": "2026-11-30T02:26:21.24195218Z",
+                     *       "engine_version": "eligo-core@0.33.1",
                      *       "explanation": {
                      *         "decision": "undetermined",
                      *         "decision_path": [
@@ -7787,7 +7787,7 @@ export interface operations {
             path: {
                 /**
                  * @description The project id, prj_ and 16 URL-safe characters.
-                 * @example prj_JMLe5GhmMM0Srj6W
+                 * @example prj_7i-CKBXV03uWBtML
                  */
                 project_id: string;
             };
@@ -7820,7 +7820,7 @@ export interface operations {
                      *       "accepted": true,
                      *       "changed_criteria": [],
                      *       "failures": [],
-                     *       "job_id": "gen_TwB3iiLPa8g9a0Wg",
+                     *       "job_id": "gen_7p41flD8sxstOCMU",
                      *       "outcome": "accepted",
                      *       "provenance_report": {
                      *         "coverage": [
@@ -7829,7 +7829,7 @@ export interface operations {
                      *             "clauses": 1,
                      *             "filename": "source.txt",
                      *             "share": 0,
-                     *             "source_id": "src_mJbxWWKayvpidNkE",
+                     *             "source_id": "src_HioBA9PP_pgXE5OX",
                      *             "status": "reference_only",
                      *             "uncited_passages": [
                      *               "An eligible employee has been employed for at least 12 months by the employer."
@@ -7840,7 +7840,7 @@ export interface operations {
                      *             "clauses": 2,
                      *             "filename": "fmla-notes.txt",
                      *             "share": 1,
-                     *             "source_id": "src_bGTD8XAD-aqKVMbm",
+                     *             "source_id": "src_GWBxM1AhtUvvgOEF",
                      *             "status": "active",
                      *             "uncited_passages": []
                      *           }
@@ -7848,14 +7848,14 @@ export interface operations {
                      *         "quotes": [
                      *           {
                      *             "criterion_id": "tenure",
-                     *             "project_source_id": "src_bGTD8XAD-aqKVMbm",
+                     *             "project_source_id": "src_GWBxM1AhtUvvgOEF",
                      *             "quote": "has been employed for at least 12 months by the employer",
                      *             "source_id": "usc29_2611",
                      *             "verified": true
                      *           },
                      *           {
                      *             "criterion_id": "worksite_size",
-                     *             "project_source_id": "src_bGTD8XAD-aqKVMbm",
+                     *             "project_source_id": "src_GWBxM1AhtUvvgOEF",
                      *             "quote": "50 or more employees within 75 miles",
                      *             "source_id": "usc29_2611",
                      *             "verified": true
@@ -7868,7 +7868,7 @@ export interface operations {
                      *         }
                      *       },
                      *       "review_hint": {
-                     *         "actionable_via": "POST /projects/prj_JMLe5GhmMM0Srj6W/tests",
+                     *         "actionable_via": "POST /projects/prj_7i-CKBXV03uWBtML/tests",
                      *         "check_id": "criteria_both_ways",
                      *         "docs_url": "https://github.com/eligo/eligo/blob/main/docs/authoring.md#criteria_both_ways",
                      *         "message": "Add cases that decide criterion worksite_size: one where it is satisfied and one where it is not (1 criterion is never decided)."
@@ -7880,10 +7880,10 @@ export interface operations {
                      *           "quotes_total": 2,
                      *           "quotes_verified": 2,
                      *           "round": 1,
-                     *           "seconds": 0.024638644,
+                     *           "seconds": 0.005882276,
                      *           "stage": "test",
                      *           "tests_passing": 1,
-                     *           "tokens": 7711
+                     *           "tokens": 7723
                      *         }
                      *       ],
                      *       "ruleset_id": "fmla_employee:draft-534a9cd79221",
@@ -7894,7 +7894,7 @@ export interface operations {
                      *       "source_questions": [],
                      *       "tests_passing": 1,
                      *       "tests_total": 1,
-                     *       "tokens_used": 7711
+                     *       "tokens_used": 7723
                      *     }
                      */
                     "application/json": unknown;
@@ -15853,7 +15853,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "engine_version": "eligo-core@0.33.0",
+                     *       "engine_version": "eligo-core@0.33.1",
                      *       "fields": [
                      *         {
                      *           "description": "The kind of employer the leave would be taken from.",
@@ -15948,14 +15948,14 @@ export interface operations {
                      *       ],
                      *       "release": {
                      *         "content_identity": "sha256:4dd0d082649e718637c992bb98d370982e4b4f9d119e578c723ed0d59c366883",
-                     *         "label": "scenic-owl",
-                     *         "published_at": "2026-11-29T23:47:41.896072Z",
-                     *         "release_id": "9d1010e9-1d99-4b44-b8cf-7ed79a084310",
+                     *         "label": "happy-pelican",
+                     *         "published_at": "2026-11-30T02:26:21.338478Z",
+                     *         "release_id": "1a962b35-c7ec-40ba-b541-7c3999c4ed84",
                      *         "title": "Family leave",
                      *         "version": 1
                      *       },
                      *       "robot_hints": null,
-                     *       "rulebook_id": "rb_cvxyWwP8k2cnmUO9",
+                     *       "rulebook_id": "rb_MXKEZHm3kTZ2m6u6",
                      *       "section_names": {
                      *         "fmla_employee": "FMLA employee eligibility"
                      *       },
@@ -17488,7 +17488,7 @@ export interface operations {
                      *       "complete": true,
                      *       "content_digest": "sha256:fe1c22632fae346bca9ad96af37b495076e4fe0ac4e2a996358f91f6da7fca90",
                      *       "decision_date": "2026-11-23",
-                     *       "engine_version": "eligo-core@0.33.0",
+                     *       "engine_version": "eligo-core@0.33.1",
                      *       "expected_outcome": "eligible",
                      *       "field_errors": [],
                      *       "reasons": {
@@ -18307,7 +18307,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "content_digest": "sha256:fe1c22632fae346bca9ad96af37b495076e4fe0ac4e2a996358f91f6da7fca90",
-                     *       "engine_version": "eligo-core@0.33.0",
+                     *       "engine_version": "eligo-core@0.33.1",
                      *       "fields": [
                      *         {
                      *           "description": "The kind of employer the leave would be taken from.",
