@@ -22,7 +22,7 @@ func draftCompiles(_ context.Context, in *Input) (outcome, error) {
 	if r := in.Rules; r != nil {
 		return outcome{status: StatusInfo, evidence: []string{fmt.Sprintf("section %s compiles: %d %s, %d %s, %d %s",
 			r.SectionID, len(r.Groups), plural(len(r.Groups), "group"), r.NumCriteria(), plural(r.NumCriteria(), "criterion", "criteria"),
-			len(r.Fields), plural(len(r.Fields), "field"))}}, nil
+			len(writtenFields(r)), plural(len(writtenFields(r)), "field"))}}, nil
 	}
 	problem := draftProblem(*in)
 	advice := "Generate a first draft from the project's sources and tests."
@@ -164,6 +164,31 @@ func criteriaBothWays(_ context.Context, in *Input) (outcome, error) {
 	return o, nil
 }
 
+// writtenField is a field as the rules write it: id is member.age for a
+// field of each member, and slot the first member's copy, which is read
+// wherever any member's is.
+type writtenField struct {
+	id   string
+	slot *engine.Field
+}
+
+// writtenFields lists r's fields as the rules write them: a field of each
+// member once, however many members the list holds, so that review counts
+// and names what the team wrote rather than the compiler's copies.
+func writtenFields(r *engine.Ruleset) []writtenField {
+	out := make([]writtenField, 0, len(r.Fields))
+	for i := range r.Fields {
+		f := &r.Fields[i]
+		switch {
+		case f.Member == nil:
+			out = append(out, writtenField{id: f.ID, slot: f})
+		case f.Member.Index == 0:
+			out = append(out, writtenField{id: f.Member.List + "." + f.Member.Name, slot: f})
+		}
+	}
+	return out
+}
+
 // unusedFields lists declared fields no criterion reads and test field
 // names the draft does not declare.
 func unusedFields(_ context.Context, in *Input) (outcome, error) {
@@ -188,25 +213,15 @@ func unusedFields(_ context.Context, in *Input) (outcome, error) {
 			}
 		}
 	}
-	// A field of each member is one field as the rules write it
-	// (member.age), however many members the list holds: it is counted
-	// and named once, by its first member's copy.
 	var ev, unread []string
-	declared := 0
-	for _, f := range r.Fields {
-		id := f.ID
-		if f.Member != nil {
-			if f.Member.Index > 0 {
-				continue
-			}
-			id = f.Member.List + "." + f.Member.Name
-		}
-		declared++
-		if !read[f.ID] {
-			unread = append(unread, id)
-			ev = append(ev, fmt.Sprintf("field %s is declared but no criterion reads it", id))
+	written := writtenFields(r)
+	for _, f := range written {
+		if !read[f.slot.ID] {
+			unread = append(unread, f.id)
+			ev = append(ev, fmt.Sprintf("field %s is declared but no criterion reads it", f.id))
 		}
 	}
+	declared := len(written)
 	firstCase, firstField := "", ""
 	seen := map[string]bool{}
 	ignored := func(name string) {

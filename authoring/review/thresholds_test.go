@@ -1,6 +1,7 @@
 package review_test
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
@@ -214,7 +215,8 @@ group g all "Everything" {
 
 // TestUnusedFieldsOverMembers: a field of each member is one field as the
 // rules write it (member.age), however many members the list holds, so
-// the check counts it once and names an unread one once.
+// the field check and the compile summary count it once, and an unread
+// one is named once.
 func TestUnusedFieldsOverMembers(t *testing.T) {
 	t.Parallel()
 	const group = `
@@ -241,6 +243,14 @@ group g all "Everything" {
 		c := checkOf(t, rep, review.CheckUnusedFields)
 		if c.Status != tc.status || !slices.Equal(c.Evidence, tc.evidence) {
 			t.Errorf("%s: %s %q\nwant %s %q", tc.name, c.Status, c.Evidence, tc.status, tc.evidence)
+		}
+		fields := 2
+		if tc.extra != "" {
+			fields = 3
+		}
+		compiled := fmt.Sprintf("section meals compiles: 1 group, 1 criterion, %d fields", fields)
+		if c := checkOf(t, rep, review.CheckDraftCompiles); !slices.Equal(c.Evidence, []string{compiled}) {
+			t.Errorf("%s: draft compiles says %q, want %q", tc.name, c.Evidence, compiled)
 		}
 	}
 }
